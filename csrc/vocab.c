@@ -1,0 +1,145 @@
+#include "vocab.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int wv_counter_init(wv_counter *c, int64_t max_size) {
+    memset(c, 0, sizeof *c);
+    if (wv_strtab_init(&c->words, 1 << 16)) return -1;
+    c->counts_cap = c->words.cap;
+    c->counts = malloc((size_t)c->counts_cap * sizeof *c->counts);
+    if (!c->counts) { wv_strtab_free(&c->words); return -1; }
+    c->max_size = max_size;
+    c->min_reduce = 1;
+    wv_tokenizer_init(&c->tok);
+    return 0;
+}
+
+void wv_counter_free(wv_counter *c) {
+    wv_strtab_free(&c->words);
+    free(c->counts);
+    c->counts = NULL;
+}
+
+/* word2vec.c's ReduceVocab: drop words seen <= min_reduce times, then raise
+ * the bar so repeated pruning keeps the table bounded. */
+static void prune(wv_counter *c) {
+    int64_t n = c->words.n;
+    uint8_t *keep = malloc((size_t)n);
+    if (!keep) { c->error = 1; return; }
+    int64_t j = 0;
+    for (int64_t i = 0; i < n; i++) {
+        keep[i] = c->counts[i] > c->min_reduce;
+        if (keep[i]) c->counts[j++] = c->counts[i];
+    }
+    if (wv_strtab_compact(&c->words, keep)) c->error = 1;
+    free(keep);
+    c->min_reduce++;
+    c->prunes++;
+}
+
+static void count_token(void *ctx, const char *w, int len) {
+    wv_counter *c = ctx;
+    if (c->error) return;
+    int inserted;
+    int64_t i = wv_strtab_intern(&c->words, w, len, wv_hash_bytes(w, len), &inserted);
+    if (i < 0) { c->error = 1; return; }
+    if (inserted) {
+        if (i >= c->counts_cap) {
+            int64_t cap = c->words.cap;
+            int64_t *p = realloc(c->counts, (size_t)cap * sizeof *p);
+            if (!p) { c->error = 1; return; }
+            c->counts = p;
+            c->counts_cap = cap;
+        }
+        c->counts[i] = 0;
+    }
+    c->counts[i]++;
+    if (c->max_size > 0 && c->words.n > c->max_size) prune(c);
+}
+
+int wv_counter_feed(wv_counter *c, const char *buf, size_t n, int final) {
+    if (c->error) return -1;
+    wv_tokenize(&c->tok, buf, n, final, count_token, NULL, c);
+    return c->error ? -1 : 0;
+}
+
+/* qsort has no context argument in C11; sort (count, index) pairs and
+ * compare bytes through a pointer packed beside them. */
+typedef struct {
+    int64_t count;
+    int64_t index;
+    const wv_strtab *tab;
+} sort_item;
+
+static int compare_items(const void *pa, const void *pb) {
+    const sort_item *a = pa, *b = pb;
+    if (a->count != b->count) return a->count > b->count ? -1 : 1;
+    int la = a->tab->length[a->index], lb = b->tab->length[b->index];
+    int m = memcmp(wv_strtab_str(a->tab, a->index), wv_strtab_str(b->tab, b->index),
+                   (size_t)(la < lb ? la : lb));
+    if (m) return m;
+    return (la > lb) - (la < lb);
+}
+
+int64_t wv_counter_sorted(const wv_counter *c, int64_t min_count, int64_t **out) {
+    int64_t n = 0;
+    for (int64_t i = 0; i < c->words.n; i++) n += c->counts[i] >= min_count;
+    sort_item *items = malloc((size_t)(n ? n : 1) * sizeof *items);
+    int64_t *idx = malloc((size_t)(n ? n : 1) * sizeof *idx);
+    if (!items || !idx) { free(items); free(idx); return -1; }
+    int64_t j = 0;
+    for (int64_t i = 0; i < c->words.n; i++)
+        if (c->counts[i] >= min_count)
+            items[j++] = (sort_item){c->counts[i], i, &c->words};
+    qsort(items, (size_t)n, sizeof *items, compare_items);
+    for (int64_t i = 0; i < n; i++) idx[i] = items[i].index;
+    free(items);
+    *out = idx;
+    return n;
+}
+
+int wv_encoder_init(wv_encoder *e, int64_t n_words) {
+    memset(e, 0, sizeof *e);
+    if (wv_strtab_init(&e->words, n_words)) return -1;
+    e->last_was_eos = 1;
+    wv_tokenizer_init(&e->tok);
+    return 0;
+}
+
+void wv_encoder_free(wv_encoder *e) { wv_strtab_free(&e->words); }
+
+int64_t wv_encoder_add(wv_encoder *e, const char *word, int len) {
+    int inserted;
+    int64_t i = wv_strtab_intern(&e->words, word, len, wv_hash_bytes(word, len), &inserted);
+    if (i < 0) return -1;
+    return inserted ? i : -2;
+}
+
+static void encode_token(void *ctx, const char *w, int len) {
+    wv_encoder *e = ctx;
+    int64_t i = wv_strtab_find(&e->words, w, len, wv_hash_bytes(w, len));
+    if (i < 0) { e->oov++; return; }
+    if (e->out_len >= e->out_cap) { e->error = 1; return; }
+    e->out[e->out_len++] = (int32_t)i;
+    e->last_was_eos = 0;
+}
+
+static void encode_newline(void *ctx) {
+    wv_encoder *e = ctx;
+    if (e->last_was_eos) return;
+    if (e->out_len >= e->out_cap) { e->error = 1; return; }
+    e->out[e->out_len++] = WV_EOS;
+    e->last_was_eos = 1;
+}
+
+int64_t wv_encoder_feed(wv_encoder *e, const char *buf, size_t n, int final,
+                        int32_t *out, int64_t cap) {
+    e->out = out;
+    e->out_cap = cap;
+    e->out_len = 0;
+    e->error = 0;
+    wv_tokenize(&e->tok, buf, n, final, encode_token, encode_newline, e);
+    e->out = NULL;
+    return e->error ? -1 : e->out_len;
+}

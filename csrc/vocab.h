@@ -1,0 +1,52 @@
+/* Word counting (with word2vec.c-style pruning when the table grows past
+ * max_size) and encoding text into token ids with a fixed vocabulary. */
+#ifndef WV_VOCAB_H
+#define WV_VOCAB_H
+
+#include <stdint.h>
+#include "strtab.h"
+#include "tokenize.h"
+
+#define WV_EOS (-1) /* sentence boundary in an encoded id stream */
+
+typedef struct {
+    wv_strtab words;
+    int64_t *counts;
+    int64_t counts_cap;
+    int64_t max_size;      /* prune when more distinct words than this (0 = never) */
+    int64_t min_reduce;    /* next pruning drops counts <= min_reduce */
+    int64_t prunes;
+    int error;             /* allocation failure seen */
+    wv_tokenizer tok;
+} wv_counter;
+
+int wv_counter_init(wv_counter *c, int64_t max_size);
+void wv_counter_free(wv_counter *c);
+/* Returns 0, or -1 if memory ran out (the counter must then be freed). */
+int wv_counter_feed(wv_counter *c, const char *buf, size_t n, int final);
+/* Indices of entries with count >= min_count, sorted by count descending and
+ * then by bytes ascending (a deterministic order). *out is malloc'ed.
+ * Returns the number of indices, or -1 on allocation failure. */
+int64_t wv_counter_sorted(const wv_counter *c, int64_t min_count, int64_t **out);
+
+typedef struct {
+    wv_strtab words;       /* id = insertion index */
+    int32_t *out;          /* caller's buffer for this feed */
+    int64_t out_len, out_cap;
+    int64_t oov;           /* tokens not in the vocabulary */
+    int last_was_eos;      /* suppress repeated / leading boundaries */
+    int error;
+    wv_tokenizer tok;
+} wv_encoder;
+
+int wv_encoder_init(wv_encoder *e, int64_t n_words);
+/* Adds the next vocabulary word (ids are given in call order). Returns its
+ * id, or -1 on allocation failure, -2 on a duplicate word. */
+int64_t wv_encoder_add(wv_encoder *e, const char *word, int len);
+void wv_encoder_free(wv_encoder *e);
+/* Encodes buf into out[0..cap); cap >= n + 2 always suffices. Returns the
+ * number of ids written (WV_EOS at newlines), or -1 if cap was too small. */
+int64_t wv_encoder_feed(wv_encoder *e, const char *buf, size_t n, int final,
+                        int32_t *out, int64_t cap);
+
+#endif

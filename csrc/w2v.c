@@ -1,0 +1,296 @@
+#include "w2v.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rng.h"
+#include "vecmath.h"
+
+/* Words a thread processes before it publishes progress and re-reads alpha
+ * (word2vec.c: 10,000). */
+#define PROGRESS_STEP 10000
+
+struct wv_w2v_worker {
+    wv_w2v_model *m;
+    int thread, epoch;
+    int64_t begin, end;        /* shard of m->ids */
+    int32_t *sentence;         /* max_sentence_length */
+    float *neu1, *neu1e;       /* dim */
+    float *scratch;            /* softmax scores: vocab_size */
+    int32_t *negatives;        /* negative */
+    double loss;
+    int64_t examples;
+};
+
+void wv_w2v_model_init(wv_w2v_model *m) {
+    wv_sigmoid_table_init(&m->sigmoid);
+    atomic_store(&m->words_done, 0);
+    atomic_store(&m->stop, 0);
+    atomic_store(&m->error, 0);
+    atomic_store(&m->active_workers, 0);
+    m->workers = NULL;
+    m->n_threads = 0;
+    m->running = 0;
+}
+
+float wv_w2v_current_alpha(const wv_w2v_model *m) {
+    double done = (double)atomic_load_explicit(&m->words_done, memory_order_relaxed);
+    double alpha = m->cfg.alpha * (1.0 - done / ((double)m->schedule_words + 1.0));
+    return (float)(alpha > m->cfg.min_alpha ? alpha : m->cfg.min_alpha);
+}
+
+/* Gradient g for label given f = h . out, with word2vec.c's saturation
+ * outside the table for NS. */
+static inline float ns_gradient(const wv_sigmoid_table *t, float f, float label, float alpha) {
+    if (f > WV_SIGMOID_MAX) return (label - 1.0f) * alpha;
+    if (f < -WV_SIGMOID_MAX) return label * alpha;
+    return (label - t->sigmoid[wv_sigmoid_index(f)]) * alpha;
+}
+
+static inline double ns_update(wv_w2v_model *m, const float *h, int32_t target,
+                               const int32_t *negatives, int n_neg, float *neu1e, float alpha) {
+    const int dim = m->cfg.dim;
+    double loss = 0.0;
+    for (int d = -1; d < n_neg; d++) {
+        int32_t word = d < 0 ? target : negatives[d];
+        float label = d < 0 ? 1.0f : 0.0f;
+        if (d >= 0 && word == target) continue; /* word2vec.c skips, no redraw */
+        float *out = m->output + (size_t)word * dim;
+        float f = wv_dot(h, out, dim);
+        loss -= wv_log_sigmoid(&m->sigmoid, d < 0 ? f : -f);
+        float g = ns_gradient(&m->sigmoid, f, label, alpha);
+        wv_axpy(g, out, neu1e, dim);
+        wv_axpy(g, h, out, dim);
+    }
+    return loss;
+}
+
+static inline double hs_update(wv_w2v_model *m, const float *h, int32_t target,
+                               float *neu1e, float alpha) {
+    const int dim = m->cfg.dim;
+    const uint8_t *code = m->codes + (size_t)target * WV_MAX_CODE_LENGTH;
+    const int32_t *point = m->points + (size_t)target * WV_MAX_CODE_LENGTH;
+    double loss = 0.0;
+    for (int d = 0; d < m->code_length[target]; d++) {
+        float *out = m->output + (size_t)point[d] * dim;
+        float f = wv_dot(h, out, dim);
+        loss -= wv_log_sigmoid(&m->sigmoid, code[d] ? -f : f);
+        /* word2vec.c skips (does not saturate) outside the table in HS */
+        if (f <= -WV_SIGMOID_MAX || f >= WV_SIGMOID_MAX) continue;
+        float g = (1.0f - code[d] - m->sigmoid.sigmoid[wv_sigmoid_index(f)]) * alpha;
+        wv_axpy(g, out, neu1e, dim);
+        wv_axpy(g, h, out, dim);
+    }
+    return loss;
+}
+
+/* Exact softmax over the whole vocabulary: the reference objective. */
+static inline double softmax_update(wv_w2v_model *m, const float *h, int32_t target,
+                                    float *neu1e, float alpha, float *scores) {
+    const int dim = m->cfg.dim;
+    const int32_t V = m->vocab_size;
+    float top = -INFINITY;
+    for (int32_t j = 0; j < V; j++) {
+        scores[j] = wv_dot(h, m->output + (size_t)j * dim, dim);
+        if (scores[j] > top) top = scores[j];
+    }
+    double total = 0.0;
+    for (int32_t j = 0; j < V; j++) total += exp((double)(scores[j] - top));
+    double log_total = log(total);
+    double loss = -((double)(scores[target] - top) - log_total);
+    for (int32_t j = 0; j < V; j++) {
+        float p = (float)exp((double)(scores[j] - top) - log_total);
+        float g = ((j == target ? 1.0f : 0.0f) - p) * alpha;
+        float *out = m->output + (size_t)j * dim;
+        wv_axpy(g, out, neu1e, dim);
+        wv_axpy(g, h, out, dim);
+    }
+    return loss;
+}
+
+static inline double predict(wv_w2v_model *m, const float *h, int32_t target,
+                             const int32_t *negatives, int n_neg, float *neu1e,
+                             float alpha, float *scratch) {
+    switch (m->cfg.loss) {
+    case WV_LOSS_NS: return ns_update(m, h, target, negatives, n_neg, neu1e, alpha);
+    case WV_LOSS_HS: return hs_update(m, h, target, neu1e, alpha);
+    default: return softmax_update(m, h, target, neu1e, alpha, scratch);
+    }
+}
+
+double wv_w2v_step(wv_w2v_model *m, const float *h, int32_t target,
+                   const int32_t *negatives, int n_negatives, float *neu1e,
+                   float alpha, float *scratch) {
+    return predict(m, h, target, negatives, n_negatives, neu1e, alpha, scratch);
+}
+
+static inline void draw_negatives(wv_w2v_model *m, wv_rng *rng, int32_t *negatives) {
+    for (int d = 0; d < m->cfg.negative; d++) negatives[d] = wv_alias_draw(&m->noise, rng);
+}
+
+static void train_sentence(wv_w2v_worker *w, wv_rng *rng, int len, float alpha) {
+    wv_w2v_model *m = w->m;
+    const int dim = m->cfg.dim, window = m->cfg.window;
+    const int n_neg = m->cfg.loss == WV_LOSS_NS ? m->cfg.negative : 0;
+    const int32_t *sen = w->sentence;
+    float *neu1 = w->neu1, *neu1e = w->neu1e;
+    for (int i = 0; i < len; i++) {
+        int32_t word = sen[i];
+        int radius = m->cfg.shrink_windows ? window - (int)wv_rng_below(rng, (uint32_t)window) : window;
+        int lo = i - radius < 0 ? 0 : i - radius;
+        int hi = i + radius >= len ? len - 1 : i + radius;
+        if (m->cfg.arch == WV_SKIPGRAM) {
+            /* word2vec.c's orientation: each context word's input vector
+             * predicts the centre word. */
+            for (int c = lo; c <= hi; c++) {
+                if (c == i) continue;
+                float *in = m->input + (size_t)sen[c] * dim;
+                if (n_neg) draw_negatives(m, rng, w->negatives);
+                wv_zero(neu1e, dim);
+                w->loss += predict(m, in, word, w->negatives, n_neg, neu1e, alpha, w->scratch);
+                w->examples++;
+                wv_axpy(1.0f, neu1e, in, dim);
+            }
+        } else {
+            int cw = 0;
+            wv_zero(neu1, dim);
+            for (int c = lo; c <= hi; c++) {
+                if (c == i) continue;
+                wv_axpy(1.0f, m->input + (size_t)sen[c] * dim, neu1, dim);
+                cw++;
+            }
+            if (!cw) continue;
+            if (m->cfg.cbow_mean) wv_scale(1.0f / (float)cw, neu1, dim);
+            if (n_neg) draw_negatives(m, rng, w->negatives);
+            wv_zero(neu1e, dim);
+            w->loss += predict(m, neu1, word, w->negatives, n_neg, neu1e, alpha, w->scratch);
+            w->examples++;
+            /* every context word gets the full (unscaled) error, as word2vec.c */
+            for (int c = lo; c <= hi; c++) {
+                if (c == i) continue;
+                wv_axpy(1.0f, neu1e, m->input + (size_t)sen[c] * dim, dim);
+            }
+        }
+    }
+}
+
+/* The hot loop, compiled for AVX2+FMA and a baseline, picked at load time
+ * (GCC function multiversioning; needs glibc ifunc). Kernels inlined into
+ * it are compiled for each target. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && !defined(WV_NO_MULTIVERSION)
+#define WV_MULTIVERSION __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define WV_MULTIVERSION
+#endif
+
+WV_MULTIVERSION
+static void run_worker(wv_w2v_worker *w) {
+    wv_w2v_model *m = w->m;
+    wv_rng rng;
+    wv_rng_seed(&rng, m->cfg.seed, (uint64_t)w->epoch + 1, (uint64_t)w->thread + 1);
+    const int max_len = m->cfg.max_sentence_length;
+    int64_t pos = w->begin, unpublished = 0;
+    float alpha = wv_w2v_current_alpha(m);
+    while (pos < w->end) {
+        if (atomic_load_explicit(&m->stop, memory_order_relaxed)) break;
+        /* Assemble a sentence: up to EOS or max_len kept words; words are
+         * counted for progress before subsampling (word2vec.c). */
+        int len = 0;
+        while (pos < w->end) {
+            int32_t id = m->ids[pos++];
+            if (id == -1) {
+                if (len) break;
+                continue;
+            }
+            unpublished++;
+            float keep = m->keep_prob[id];
+            if (keep < 1.0f && wv_rng_uniform(&rng) >= keep) continue;
+            w->sentence[len++] = id;
+            if (len >= max_len) break;
+        }
+        if (unpublished >= PROGRESS_STEP) {
+            atomic_fetch_add_explicit(&m->words_done, unpublished, memory_order_relaxed);
+            unpublished = 0;
+            alpha = wv_w2v_current_alpha(m);
+        }
+        if (len) train_sentence(w, &rng, len, alpha);
+        if (!isfinite(w->loss)) {
+            int expected = WV_OK;
+            atomic_compare_exchange_strong(&m->error, &expected, WV_ERR_DIVERGED);
+            atomic_store(&m->stop, 1);
+            break;
+        }
+    }
+    atomic_fetch_add_explicit(&m->words_done, unpublished, memory_order_relaxed);
+}
+
+static void *worker_main(void *arg) {
+    wv_w2v_worker *w = arg;
+    run_worker(w);
+    atomic_fetch_sub(&w->m->active_workers, 1);
+    return NULL;
+}
+
+static void free_workers(wv_w2v_model *m) {
+    if (!m->workers) return;
+    for (int t = 0; t < m->n_threads; t++) {
+        wv_w2v_worker *w = &m->workers[t];
+        free(w->sentence); free(w->neu1); free(w->neu1e); free(w->scratch); free(w->negatives);
+    }
+    free(m->workers);
+    m->workers = NULL;
+    m->n_threads = 0;
+}
+
+int wv_w2v_start_epoch(wv_w2v_model *m, int epoch, int n_threads) {
+    if (m->running) return WV_ERR_BUSY;
+    if (n_threads < 1) n_threads = 1;
+    atomic_store(&m->stop, 0);
+    atomic_store(&m->error, WV_OK);
+    m->workers = calloc((size_t)n_threads, sizeof *m->workers);
+    if (!m->workers) return WV_ERR_NOMEM;
+    m->n_threads = n_threads;
+    const size_t dim = (size_t)m->cfg.dim;
+    for (int t = 0; t < n_threads; t++) {
+        wv_w2v_worker *w = &m->workers[t];
+        w->m = m;
+        w->thread = t;
+        w->epoch = epoch;
+        w->begin = m->n_ids * t / n_threads;
+        w->end = m->n_ids * (t + 1) / n_threads;
+        w->sentence = malloc((size_t)m->cfg.max_sentence_length * sizeof *w->sentence);
+        w->neu1 = malloc(dim * sizeof(float));
+        w->neu1e = malloc(dim * sizeof(float));
+        w->negatives = malloc((size_t)(m->cfg.negative > 0 ? m->cfg.negative : 1) * sizeof(int32_t));
+        w->scratch = m->cfg.loss == WV_LOSS_SOFTMAX
+                         ? malloc((size_t)m->vocab_size * sizeof(float)) : malloc(sizeof(float));
+        if (!w->sentence || !w->neu1 || !w->neu1e || !w->negatives || !w->scratch) {
+            free_workers(m);
+            return WV_ERR_NOMEM;
+        }
+    }
+    m->running = 1;
+    atomic_store(&m->active_workers, n_threads);
+    if (wv_threads_start(&m->threads, n_threads, worker_main, m->workers, sizeof *m->workers)) {
+        atomic_store(&m->stop, 1);
+        atomic_store(&m->error, WV_ERR_THREAD);
+        /* threads that never started will not check out */
+        atomic_fetch_sub(&m->active_workers, n_threads - m->threads.started);
+    }
+    return WV_OK;
+}
+
+int wv_w2v_join_epoch(wv_w2v_model *m, double *loss_sum, int64_t *examples) {
+    *loss_sum = 0.0;
+    *examples = 0;
+    if (!m->running) return WV_OK;
+    wv_threads_join(&m->threads);
+    for (int t = 0; t < m->n_threads; t++) {
+        *loss_sum += m->workers[t].loss;
+        *examples += m->workers[t].examples;
+    }
+    free_workers(m);
+    m->running = 0;
+    return atomic_load(&m->error);
+}

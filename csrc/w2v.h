@@ -1,0 +1,85 @@
+/* word2vec training: skip-gram and CBOW with negative sampling, hierarchical
+ * softmax or full softmax, over an encoded token-id array, in T lock-free
+ * (Hogwild) threads. Semantics follow word2vec.c (see docs/ARCHITECTURE.md).
+ * All arrays are owned by the caller; this core holds pointers only. */
+#ifndef WV_W2V_H
+#define WV_W2V_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "alias.h"
+#include "huffman.h"
+#include "parallel.h"
+#include "sigmoid.h"
+
+enum { WV_SKIPGRAM = 0, WV_CBOW = 1 };
+enum { WV_LOSS_NS = 0, WV_LOSS_HS = 1, WV_LOSS_SOFTMAX = 2 };
+
+enum {
+    WV_OK = 0,
+    WV_ERR_NOMEM = 1,      /* scratch or thread allocation failed */
+    WV_ERR_THREAD = 2,     /* a thread could not be started */
+    WV_ERR_DIVERGED = 3,   /* the loss became NaN or infinite */
+    WV_ERR_BUSY = 4,       /* an epoch is already running */
+};
+
+typedef struct {
+    int arch, loss;
+    int dim, window, negative;
+    int max_sentence_length;
+    int cbow_mean;          /* 1: mean of context vectors (word2vec.c); 0: sum */
+    int shrink_windows;     /* 1: radius uniform in 1..window (word2vec.c) */
+    float alpha, min_alpha; /* linear decay from alpha to min_alpha */
+    uint64_t seed;
+} wv_w2v_config;
+
+typedef struct wv_w2v_worker wv_w2v_worker;
+
+typedef struct {
+    wv_w2v_config cfg;
+    int32_t vocab_size;
+    float *input;                 /* V x dim ("syn0") */
+    float *output;                /* V x dim ("syn1neg"/softmax) or (V-1) x dim ("syn1", HS) */
+    const float *keep_prob;       /* V: probability to keep a word (subsampling) */
+    wv_alias_table noise;         /* NS noise distribution */
+    const uint8_t *code_length;   /* HS: V */
+    const uint8_t *codes;         /* HS: V x WV_MAX_CODE_LENGTH */
+    const int32_t *points;        /* HS: V x WV_MAX_CODE_LENGTH */
+    wv_sigmoid_table sigmoid;
+    const int32_t *ids;           /* the corpus: word ids, WV_EOS at sentence ends */
+    int64_t n_ids;
+    int64_t schedule_words;       /* words over the whole schedule (alpha decay) */
+    _Atomic int64_t words_done;   /* words processed in the schedule so far */
+    _Atomic int stop;             /* set to ask the workers to stop */
+    _Atomic int error;            /* first worker error */
+    _Atomic int active_workers;   /* workers of the running epoch not yet done */
+    /* running epoch */
+    int n_threads;
+    wv_w2v_worker *workers;
+    wv_threads threads;
+    int running;
+} wv_w2v_model;
+
+/* Fills the sigmoid table and clears the running state; the caller sets the
+ * other fields. */
+void wv_w2v_model_init(wv_w2v_model *m);
+
+/* Starts one epoch on n_threads threads (each takes a contiguous shard of
+ * ids) and returns at once. Returns WV_OK or an error code. */
+int wv_w2v_start_epoch(wv_w2v_model *m, int epoch, int n_threads);
+/* Waits for the running epoch. Returns WV_OK or the first worker error;
+ * loss_sum and examples receive the epoch totals (float64). */
+int wv_w2v_join_epoch(wv_w2v_model *m, double *loss_sum, int64_t *examples);
+/* The learning rate at the current progress. */
+float wv_w2v_current_alpha(const wv_w2v_model *m);
+
+/* One prediction step exactly as the training loop does it, for tests:
+ * hidden h (dim), target word, explicit negatives (NS only), accumulates
+ * the input gradient times alpha into neu1e and updates output rows.
+ * Returns the loss of this step. */
+double wv_w2v_step(wv_w2v_model *m, const float *h, int32_t target,
+                   const int32_t *negatives, int n_negatives, float *neu1e,
+                   float alpha, float *scratch);
+
+#endif

@@ -1,0 +1,38 @@
+"""Build the C core (csrc/) and its thin Cython bindings (wv_engine/_*.pyx)."""
+
+import os
+import sys
+
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+# Portable by default: -O3, warnings on, no -march=native, no -ffast-math.
+# The hot loop is multiversioned for AVX2/FMA at run time (csrc/w2v.c).
+CFLAGS = ["-std=c11", "-O3", "-Wall", "-Wextra", "-fopenmp-simd", "-fno-math-errno"]
+LDFLAGS = ["-pthread"]
+if os.environ.get("WV_ENGINE_SANITIZE"):  # opt-in ASan/UBSan build of the C core
+    CFLAGS += ["-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined"]
+    LDFLAGS += ["-fsanitize=address,undefined"]
+if sys.platform == "win32":
+    CFLAGS, LDFLAGS = ["/O2"], []
+
+
+def extension(name, sources):
+    return Extension(
+        f"wv_engine.{name}",
+        sources=[f"wv_engine/{name}.pyx"] + [f"csrc/{s}" for s in sources],
+        include_dirs=["csrc"],
+        extra_compile_args=CFLAGS,
+        extra_link_args=LDFLAGS,
+    )
+
+
+setup(
+    ext_modules=cythonize(
+        [
+            extension("_tokenize", ["tokenize.c", "strtab.c", "vocab.c"]),
+            extension("_word2vec", ["w2v.c", "alias.c", "huffman.c", "parallel.c"]),
+        ],
+        compiler_directives={"language_level": "3"},
+    ),
+)

@@ -1,0 +1,177 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""Thin bindings to the C tokenizer: word counting and encoding text into
+token ids. Bytes in, numpy arrays out; the GIL is released while C works."""
+
+import numpy as np
+from libc.stdint cimport int32_t, int64_t
+from libc.stdlib cimport free
+
+
+cdef extern from "tokenize.h":
+    ctypedef struct wv_tokenizer:
+        int64_t tokens
+        int64_t newlines
+        int64_t truncated
+    int WV_MAX_TOKEN_BYTES
+
+
+cdef extern from "strtab.h":
+    ctypedef struct wv_strtab:
+        char *arena
+        size_t *offset
+        int32_t *length
+        int64_t n
+
+
+cdef extern from "vocab.h":
+    ctypedef struct wv_counter:
+        wv_strtab words
+        int64_t *counts
+        int64_t min_reduce
+        int64_t prunes
+        wv_tokenizer tok
+    ctypedef struct wv_encoder:
+        wv_strtab words
+        int64_t oov
+        wv_tokenizer tok
+    int wv_counter_init(wv_counter *c, int64_t max_size) nogil
+    void wv_counter_free(wv_counter *c) nogil
+    int wv_counter_feed(wv_counter *c, const char *buf, size_t n, int final) nogil
+    int64_t wv_counter_sorted(const wv_counter *c, int64_t min_count, int64_t **out) nogil
+    int wv_encoder_init(wv_encoder *e, int64_t n_words) nogil
+    int64_t wv_encoder_add(wv_encoder *e, const char *word, int length) nogil
+    void wv_encoder_free(wv_encoder *e) nogil
+    int64_t wv_encoder_feed(wv_encoder *e, const char *buf, size_t n, int final,
+                            int32_t *out, int64_t cap) nogil
+
+MAX_TOKEN_BYTES = WV_MAX_TOKEN_BYTES
+cdef const char EMPTY[1]
+
+
+cdef class WordCounter:
+    """Counts whitespace-separated byte tokens fed in chunks of any size.
+
+    max_size > 0 prunes rare words whenever more distinct words than that are
+    held (word2vec.c's ReduceVocab), bounding memory on huge corpora."""
+    cdef wv_counter c
+    cdef bint ready
+
+    def __cinit__(self, int64_t max_size=0):
+        if wv_counter_init(&self.c, max_size) != 0:
+            raise MemoryError("cannot allocate the word counter")
+        self.ready = True
+
+    def __dealloc__(self):
+        if self.ready:
+            wv_counter_free(&self.c)
+
+    def feed(self, const unsigned char[::1] chunk not None, bint final=False):
+        """Counts the tokens in chunk (bytes); final=True ends the input."""
+        cdef size_t n = chunk.shape[0]
+        cdef const char *p = <const char *>&chunk[0] if n else EMPTY
+        cdef int rc
+        with nogil:
+            rc = wv_counter_feed(&self.c, p, n, final)
+        if rc:
+            raise MemoryError(
+                f"out of memory while counting words ({self.c.words.n:,} distinct so far); "
+                "set max_vocab_size to prune rare words while counting")
+
+    def sorted_words(self, int64_t min_count=1):
+        """(words as bytes, counts) of words seen >= min_count times, by count
+        descending, ties by bytes ascending."""
+        cdef int64_t *order = NULL
+        cdef int64_t n, i, j
+        with nogil:
+            n = wv_counter_sorted(&self.c, min_count, &order)
+        if n < 0:
+            raise MemoryError("cannot allocate while sorting the vocabulary")
+        try:
+            counts = np.empty(n, dtype=np.int64)
+            words = []
+            for i in range(n):
+                j = order[i]
+                words.append(self.c.words.arena[self.c.words.offset[j]:
+                                                self.c.words.offset[j] + self.c.words.length[j]])
+                counts[i] = self.c.counts[j]
+        finally:
+            free(order)
+        return words, counts
+
+    @property
+    def tokens(self):
+        """Tokens counted (before any pruning)."""
+        return self.c.tok.tokens
+
+    @property
+    def newlines(self):
+        return self.c.tok.newlines
+
+    @property
+    def truncated(self):
+        """Tokens cut at MAX_TOKEN_BYTES."""
+        return self.c.tok.truncated
+
+    @property
+    def distinct(self):
+        """Distinct words held now (after pruning)."""
+        return self.c.words.n
+
+    @property
+    def prunes(self):
+        return self.c.prunes
+
+    @property
+    def min_reduce(self):
+        """Words seen fewer than this many times may have been pruned."""
+        return self.c.min_reduce
+
+
+cdef class Encoder:
+    """Turns text chunks into int32 word ids (-1 marks a sentence end) for a
+    fixed list of words (bytes); id = position in that list."""
+    cdef wv_encoder e
+    cdef bint ready
+
+    def __cinit__(self, words):
+        cdef bytes w
+        cdef int64_t rc
+        if wv_encoder_init(&self.e, max(len(words), 1)) != 0:
+            raise MemoryError("cannot allocate the encoder")
+        self.ready = True
+        for w in words:
+            rc = wv_encoder_add(&self.e, w, len(w))
+            if rc == -1:
+                raise MemoryError("cannot allocate the encoder")
+            if rc == -2:
+                raise ValueError(f"duplicate word in vocabulary: {w!r}")
+
+    def __dealloc__(self):
+        if self.ready:
+            wv_encoder_free(&self.e)
+
+    def encode(self, const unsigned char[::1] chunk not None, bint final=False):
+        """int32 ids of the tokens in chunk; words not in the list are dropped."""
+        cdef size_t n = chunk.shape[0]
+        cdef const char *p = <const char *>&chunk[0] if n else EMPTY
+        out = np.empty(n + 2, dtype=np.int32)
+        cdef int32_t[::1] view = out
+        cdef int64_t k
+        with nogil:
+            k = wv_encoder_feed(&self.e, p, n, final, &view[0], n + 2)
+        if k < 0:
+            raise RuntimeError("internal error: encoder output overflow")
+        return out[:k].copy()
+
+    @property
+    def oov(self):
+        """Tokens dropped because they are not in the vocabulary."""
+        return self.e.oov
+
+    @property
+    def tokens(self):
+        return self.e.tok.tokens
+
+    @property
+    def newlines(self):
+        return self.e.tok.newlines

@@ -1,0 +1,275 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""Thin bindings to the C word2vec core (csrc/w2v.c), the alias sampler and
+the Huffman coder. Shapes and ranges are checked here once; the C loops
+trust them. Epochs run on C threads with the GIL released."""
+
+import numpy as np
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
+
+
+cdef extern from "alias.h":
+    ctypedef struct wv_alias_table:
+        uint32_t *threshold
+        int32_t *alias
+        int32_t size
+    int wv_alias_build(const double *weights, int32_t n, uint32_t *threshold, int32_t *alias) nogil
+
+
+cdef extern from "huffman.h":
+    int WV_MAX_CODE_LENGTH
+    int wv_huffman_build(const int64_t *counts, int32_t n, uint8_t *code_length,
+                         uint8_t *codes, int32_t *points) nogil
+
+
+cdef extern from "w2v.h":
+    int WV_SKIPGRAM, WV_CBOW, WV_LOSS_NS, WV_LOSS_HS, WV_LOSS_SOFTMAX
+    int WV_OK, WV_ERR_NOMEM, WV_ERR_THREAD, WV_ERR_DIVERGED, WV_ERR_BUSY
+    ctypedef struct wv_w2v_config:
+        int arch, loss, dim, window, negative, max_sentence_length
+        int cbow_mean, shrink_windows
+        float alpha, min_alpha
+        uint64_t seed
+    ctypedef struct wv_w2v_model:
+        wv_w2v_config cfg
+        int32_t vocab_size
+        float *input
+        float *output
+        const float *keep_prob
+        wv_alias_table noise
+        const uint8_t *code_length
+        const uint8_t *codes
+        const int32_t *points
+        const int32_t *ids
+        int64_t n_ids
+        int64_t schedule_words
+        int64_t words_done      # _Atomic in C; read through the helpers below
+        int stop
+        int active_workers
+        int running
+    void wv_w2v_model_init(wv_w2v_model *m) nogil
+    int wv_w2v_start_epoch(wv_w2v_model *m, int epoch, int n_threads) nogil
+    int wv_w2v_join_epoch(wv_w2v_model *m, double *loss_sum, int64_t *examples) nogil
+    float wv_w2v_current_alpha(const wv_w2v_model *m) nogil
+    double wv_w2v_step(wv_w2v_model *m, const float *h, int32_t target,
+                       const int32_t *negatives, int n_negatives, float *neu1e,
+                       float alpha, float *scratch) nogil
+
+
+cdef extern from *:
+    """
+    #include <stdatomic.h>
+    static inline int64_t wv_w2v_words_done(wv_w2v_model *m) { return atomic_load(&m->words_done); }
+    static inline int wv_w2v_active(wv_w2v_model *m) { return atomic_load(&m->active_workers); }
+    static inline void wv_w2v_request_stop(wv_w2v_model *m) { atomic_store(&m->stop, 1); }
+    static inline void wv_w2v_set_progress(wv_w2v_model *m, int64_t done) { atomic_store(&m->words_done, done); }
+    """
+    int64_t wv_w2v_words_done(wv_w2v_model *m) nogil
+    int wv_w2v_active(wv_w2v_model *m) nogil
+    void wv_w2v_request_stop(wv_w2v_model *m) nogil
+    void wv_w2v_set_progress(wv_w2v_model *m, int64_t done) nogil
+
+
+MAX_CODE_LENGTH = WV_MAX_CODE_LENGTH
+ARCHS = {"skipgram": WV_SKIPGRAM, "cbow": WV_CBOW}
+LOSSES = {"ns": WV_LOSS_NS, "hs": WV_LOSS_HS, "softmax": WV_LOSS_SOFTMAX}
+_ERRORS = {
+    WV_ERR_NOMEM: (MemoryError, "out of memory for the training threads' buffers"),
+    WV_ERR_THREAD: (RuntimeError, "could not start a training thread"),
+    WV_ERR_DIVERGED: (FloatingPointError,
+                      "training diverged (the loss became NaN or infinite); lower alpha"),
+    WV_ERR_BUSY: (RuntimeError, "an epoch is already running on this model"),
+}
+
+
+def _raise_for(int rc):
+    if rc != WV_OK:
+        exc, msg = _ERRORS.get(rc, (RuntimeError, f"training failed (code {rc})"))
+        raise exc(msg)
+
+
+def build_alias(weights):
+    """Alias table (threshold uint32, alias int32) for the weights (>= 0)."""
+    cdef double[::1] w = np.ascontiguousarray(weights, dtype=np.float64)
+    cdef int32_t n = w.shape[0]
+    if n == 0:
+        raise ValueError("cannot build a sampler over an empty vocabulary")
+    threshold = np.empty(n, dtype=np.uint32)
+    alias = np.empty(n, dtype=np.int32)
+    cdef uint32_t[::1] t = threshold
+    cdef int32_t[::1] a = alias
+    cdef int rc
+    with nogil:
+        rc = wv_alias_build(&w[0], n, &t[0], &a[0])
+    if rc:
+        raise ValueError("sampling weights must be finite, >= 0 and not all zero")
+    return threshold, alias
+
+
+def build_huffman(counts):
+    """Huffman code lengths, codes and points (word2vec.c's tree) for counts
+    sorted in descending order."""
+    cdef int64_t[::1] c = np.ascontiguousarray(counts, dtype=np.int64)
+    cdef int32_t n = c.shape[0]
+    lengths = np.zeros(max(n, 1), dtype=np.uint8)[:n]
+    codes = np.zeros((max(n, 1), WV_MAX_CODE_LENGTH), dtype=np.uint8)[:n]
+    points = np.zeros((max(n, 1), WV_MAX_CODE_LENGTH), dtype=np.int32)[:n]
+    if n == 0:
+        return lengths, codes, points
+    cdef uint8_t[::1] l = lengths
+    cdef uint8_t[:, ::1] cd = codes
+    cdef int32_t[:, ::1] p = points
+    cdef int rc
+    with nogil:
+        rc = wv_huffman_build(&c[0], n, &l[0], &cd[0, 0], &p[0, 0])
+    if rc == -1:
+        raise MemoryError("cannot allocate the Huffman tree")
+    if rc == -2:
+        raise ValueError(f"a Huffman code is longer than {WV_MAX_CODE_LENGTH} bits")
+    if rc == -3:
+        raise ValueError("counts must be sorted in descending order")
+    return lengths, codes, points
+
+
+cdef class Word2VecCore:
+    """Holds the C model: pointers into numpy arrays kept alive here."""
+    cdef wv_w2v_model m
+    cdef object _keep   # the arrays the C struct points into
+
+    def __cinit__(self):
+        wv_w2v_model_init(&self.m)
+        self._keep = ()
+
+    def __init__(self, *, str arch, str loss, int dim, int window, int negative,
+                 int max_sentence_length, bint cbow_mean, bint shrink_windows,
+                 uint64_t seed, float[:, ::1] input_vectors, float[:, ::1] output_vectors,
+                 float[::1] keep_prob, noise=None, huffman=None):
+        cdef int32_t V = input_vectors.shape[0]
+        if arch not in ARCHS or loss not in LOSSES:
+            raise ValueError(f"unknown arch {arch!r} or loss {loss!r}")
+        if dim < 1 or window < 1 or max_sentence_length < 1 or negative < 0:
+            raise ValueError("dim, window and max_sentence_length must be >= 1, negative >= 0")
+        if V < 1 or input_vectors.shape[1] != dim:
+            raise ValueError("input_vectors must be (vocab_size, dim)")
+        if output_vectors.shape[1] != dim or keep_prob.shape[0] != V:
+            raise ValueError("output_vectors / keep_prob do not match the vocabulary")
+        self.m.cfg.arch = ARCHS[arch]
+        self.m.cfg.loss = LOSSES[loss]
+        self.m.cfg.dim = dim
+        self.m.cfg.window = window
+        self.m.cfg.negative = negative if loss == "ns" else 0
+        self.m.cfg.max_sentence_length = max_sentence_length
+        self.m.cfg.cbow_mean = cbow_mean
+        self.m.cfg.shrink_windows = shrink_windows
+        self.m.cfg.seed = seed
+        self.m.vocab_size = V
+        self.m.input = &input_vectors[0, 0]
+        self.m.keep_prob = &keep_prob[0]
+        keep = [input_vectors, output_vectors, keep_prob]
+        cdef uint32_t[::1] threshold
+        cdef int32_t[::1] alias
+        cdef uint8_t[::1] lengths
+        cdef uint8_t[:, ::1] codes
+        cdef int32_t[:, ::1] points
+        if loss == "ns":
+            if output_vectors.shape[0] != V:
+                raise ValueError("NS needs output_vectors of shape (vocab_size, dim)")
+            threshold, alias = noise
+            if threshold.shape[0] != V or alias.shape[0] != V:
+                raise ValueError("the noise table does not match the vocabulary")
+            if np.any(np.asarray(alias) < 0) or np.any(np.asarray(alias) >= V):
+                raise ValueError("alias table holds out-of-range ids")
+            self.m.noise.threshold = &threshold[0]
+            self.m.noise.alias = &alias[0]
+            self.m.noise.size = V
+            keep += [threshold, alias]
+        elif loss == "hs":
+            lengths, codes, points = huffman
+            if lengths.shape[0] != V or codes.shape[0] != V or points.shape[0] != V \
+                    or codes.shape[1] != WV_MAX_CODE_LENGTH or points.shape[1] != WV_MAX_CODE_LENGTH:
+                raise ValueError("the Huffman tables do not match the vocabulary")
+            if output_vectors.shape[0] < max(V - 1, 1):
+                raise ValueError("HS needs output_vectors with vocab_size - 1 rows")
+            np_points = np.asarray(points)
+            np_len = np.asarray(lengths)
+            used = np.arange(WV_MAX_CODE_LENGTH)[None, :] < np_len[:, None]
+            if used.any() and (np_points[used].min() < 0 or np_points[used].max() >= output_vectors.shape[0]):
+                raise ValueError("Huffman points are out of range")
+            self.m.code_length = &lengths[0]
+            self.m.codes = &codes[0, 0]
+            self.m.points = &points[0, 0]
+            keep += [lengths, codes, points]
+        else:
+            if output_vectors.shape[0] != V:
+                raise ValueError("softmax needs output_vectors of shape (vocab_size, dim)")
+        self.m.output = &output_vectors[0, 0]
+        self._keep = tuple(keep)
+
+    def set_corpus(self, int32_t[::1] ids, int64_t schedule_words, double alpha, double min_alpha):
+        """Attaches the id stream (checked once: every id in [-1, V)) and
+        starts a new learning-rate schedule over schedule_words words."""
+        if self.m.running:
+            raise RuntimeError("cannot change the corpus while an epoch runs")
+        arr = np.asarray(ids)
+        if arr.size == 0:
+            raise ValueError("the encoded corpus is empty")
+        if arr.min() < -1 or arr.max() >= self.m.vocab_size:
+            raise ValueError("the encoded corpus holds ids outside the vocabulary")
+        self.m.ids = &ids[0]
+        self.m.n_ids = ids.shape[0]
+        self.m.schedule_words = schedule_words
+        self.m.cfg.alpha = alpha
+        self.m.cfg.min_alpha = min_alpha
+        wv_w2v_set_progress(&self.m, 0)
+        self._keep = self._keep[:] + (ids,)
+
+    def start_epoch(self, int epoch, int threads):
+        cdef int rc
+        if self.m.ids == NULL:
+            raise RuntimeError("no corpus attached")
+        with nogil:
+            rc = wv_w2v_start_epoch(&self.m, epoch, threads)
+        _raise_for(rc)
+
+    def join_epoch(self):
+        """Waits for the epoch; returns (loss_sum, examples); raises a worker's error."""
+        cdef double loss = 0
+        cdef int64_t examples = 0
+        cdef int rc
+        with nogil:
+            rc = wv_w2v_join_epoch(&self.m, &loss, &examples)
+        _raise_for(rc)
+        return loss, examples
+
+    def request_stop(self):
+        wv_w2v_request_stop(&self.m)
+
+    @property
+    def running(self):
+        """True while a worker of the started epoch is still going."""
+        return self.m.running and wv_w2v_active(&self.m) > 0
+
+    @property
+    def words_done(self):
+        return wv_w2v_words_done(&self.m)
+
+    @property
+    def alpha(self):
+        return wv_w2v_current_alpha(&self.m)
+
+    def step(self, float[::1] h, int32_t target, negatives, float alpha):
+        """One prediction step as training does it (tests): returns
+        (loss, neu1e); output rows are updated in place."""
+        cdef int32_t[::1] neg = np.ascontiguousarray(negatives, dtype=np.int32) \
+            if negatives is not None and len(negatives) else np.zeros(1, dtype=np.int32)
+        cdef int n_neg = len(negatives) if negatives is not None else 0
+        if h.shape[0] != self.m.cfg.dim or not 0 <= target < self.m.vocab_size:
+            raise ValueError("bad hidden vector or target")
+        if n_neg and (np.asarray(neg).min() < 0 or np.asarray(neg).max() >= self.m.vocab_size):
+            raise ValueError("negatives out of range")
+        neu1e = np.zeros(self.m.cfg.dim, dtype=np.float32)
+        scratch = np.zeros(self.m.vocab_size, dtype=np.float32)
+        cdef float[::1] e = neu1e
+        cdef float[::1] s = scratch
+        cdef double loss
+        loss = wv_w2v_step(&self.m, &h[0], target, &neg[0], n_neg, &e[0], alpha, &s[0])
+        return loss, neu1e

@@ -1,0 +1,183 @@
+"""Reading a corpus (a text file, plain or compressed, or a re-iterable of
+token lists) as byte chunks, and encoding it once into int32 token ids.
+
+Text is tokenized in C: whitespace-separated byte tokens, a newline ends a
+sentence. Epochs train on the encoded ids and never re-tokenize."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import lzma
+import os
+import tempfile
+from dataclasses import dataclass
+from typing import IO, Iterable, Iterator, Sequence, Union
+
+import numpy as np
+
+from . import _tokenize
+
+CHUNK_BYTES = 1 << 23  # 8 MiB: big enough to amortise the C call, small in RAM
+
+CorpusSource = Union[str, os.PathLike, Iterable[Sequence[str]]]
+
+
+class CorpusError(ValueError):
+    """The corpus cannot be read (missing, empty, damaged or of the wrong type)."""
+
+
+_MAGIC = [(b"\x1f\x8b", gzip.open), (b"BZh", bz2.open), (b"\xfd7zXZ\x00", lzma.open)]
+
+
+def open_binary(path: str | os.PathLike) -> IO[bytes]:
+    """Opens a text file for binary reading, decompressing gzip, bzip2 or xz
+    (recognised by their magic bytes, whatever the file is called)."""
+    path = os.fspath(path)
+    if not os.path.exists(path):
+        raise CorpusError(f"corpus file not found: {path}")
+    if os.path.isdir(path):
+        raise CorpusError(f"corpus path is a directory, not a file: {path}")
+    with open(path, "rb") as f:
+        head = f.read(6)
+    for magic, opener in _MAGIC:
+        if head.startswith(magic):
+            return opener(path, "rb")
+    return open(path, "rb")
+
+
+def is_path(source: object) -> bool:
+    return isinstance(source, (str, os.PathLike))
+
+
+def check_corpus(source: CorpusSource) -> None:
+    """Raises a clear error for what cannot be read twice or at all.
+
+    Iterables must be re-iterable (a list, or an object whose __iter__ starts
+    over): a one-shot generator is rejected rather than silently giving an
+    empty second pass, because the vocabulary and the encoding each read it."""
+    if is_path(source):
+        open_binary(source).close()
+        return
+    if isinstance(source, (bytes, bytearray)):
+        raise CorpusError("pass a file path (str) or an iterable of token lists, not bytes")
+    try:
+        it = iter(source)  # type: ignore[arg-type]
+    except TypeError:
+        raise CorpusError(
+            f"a corpus must be a file path or an iterable of token lists, got {type(source).__name__}"
+        ) from None
+    if it is source:
+        raise CorpusError(
+            "the corpus is a one-shot iterator (e.g. a generator), but it must be read twice "
+            "(vocabulary, then encoding): pass a list, a re-iterable object, or a file path"
+        )
+
+
+def _file_chunks(path: str | os.PathLike, chunk_bytes: int) -> Iterator[bytes]:
+    try:
+        with open_binary(path) as f:
+            while True:
+                chunk = f.read(chunk_bytes)
+                if not chunk:
+                    return
+                yield chunk
+    except (EOFError, OSError, lzma.LZMAError) as exc:
+        if isinstance(exc, CorpusError):
+            raise
+        raise CorpusError(f"cannot read corpus {os.fspath(path)}: {exc}") from exc
+
+
+def _iterable_chunks(sentences: Iterable[Sequence[str]], chunk_bytes: int) -> Iterator[bytes]:
+    lines: list[bytes] = []
+    size = 0
+    for n, sentence in enumerate(sentences):
+        if isinstance(sentence, (str, bytes)):
+            raise CorpusError(
+                f"sentence {n} is a {type(sentence).__name__}, not a list of tokens: "
+                "split it first (e.g. text.split())"
+            )
+        line = " ".join(sentence).encode("utf-8", "surrogateescape")
+        if len(line.split()) != len(sentence):
+            raise CorpusError(
+                f"sentence {n} has an empty token or a token containing whitespace; "
+                "tokens are whitespace-separated in wv_engine"
+            )
+        lines.append(line)
+        size += len(line) + 1
+        if size >= chunk_bytes:
+            yield b"\n".join(lines) + b"\n"
+            lines, size = [], 0
+    if lines:
+        yield b"\n".join(lines) + b"\n"
+
+
+def iter_chunks(source: CorpusSource, chunk_bytes: int = CHUNK_BYTES) -> Iterator[bytes]:
+    """Yields the corpus as UTF-8 byte chunks of about chunk_bytes (a token
+    may straddle two chunks; the C tokenizer joins it)."""
+    check_corpus(source)
+    if is_path(source):
+        return _file_chunks(source, chunk_bytes)  # type: ignore[arg-type]
+    return _iterable_chunks(source, chunk_bytes)  # type: ignore[arg-type]
+
+
+def describe(source: CorpusSource) -> str:
+    return os.fspath(source) if is_path(source) else f"<{type(source).__name__} of token lists>"
+
+
+@dataclass
+class EncodedCorpus:
+    """A corpus as token ids: ids (int32, -1 ends a sentence), plus counts.
+
+    tokens: all tokens in the text; words: those in the vocabulary (the ones
+    trained on); oov: tokens dropped as out of vocabulary."""
+
+    ids: np.ndarray
+    tokens: int
+    words: int
+    oov: int
+    sentences: int
+
+
+def encode(source: CorpusSource, words_as_bytes: list[bytes], cache_path: str | None = None,
+           chunk_bytes: int = CHUNK_BYTES) -> EncodedCorpus:
+    """Encodes the corpus once. With cache_path the ids are written to that
+    file and memory-mapped (for corpora larger than RAM); otherwise they stay
+    in memory."""
+    encoder = _tokenize.Encoder(words_as_bytes)
+    parts: list[np.ndarray] = []
+    n_ids = 0
+    sink = None
+    if cache_path is not None:
+        directory = os.path.dirname(os.path.abspath(cache_path))
+        fd, tmp = tempfile.mkstemp(prefix=".ids-", dir=directory)
+        sink = os.fdopen(fd, "wb")
+    try:
+        for chunk in iter_chunks(source, chunk_bytes):
+            ids = encoder.encode(chunk)
+            n_ids += len(ids)
+            if sink is not None:
+                sink.write(ids.tobytes())
+            else:
+                parts.append(ids)
+        tail = encoder.encode(b"", final=True)
+        n_ids += len(tail)
+        if sink is not None:
+            sink.write(tail.tobytes())
+            sink.close()
+            os.replace(tmp, cache_path)
+            ids_all = np.memmap(cache_path, dtype=np.int32, mode="r") if n_ids else np.zeros(0, np.int32)
+        else:
+            parts.append(tail)
+            ids_all = np.concatenate(parts) if parts else np.zeros(0, np.int32)
+    except BaseException:
+        if sink is not None:
+            sink.close()
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+        raise
+    n_eos = int(np.count_nonzero(ids_all == -1))
+    words = int(len(ids_all) - n_eos)
+    sentences = n_eos + (1 if len(ids_all) and ids_all[-1] != -1 else 0)
+    return EncodedCorpus(ids=ids_all, tokens=int(encoder.tokens), words=words,
+                         oov=int(encoder.oov), sentences=sentences)

@@ -1,0 +1,43 @@
+"""A progress bar for training runs (tqdm: words/s, ETA, current alpha).
+
+Shown when asked, or by default only when stderr is a terminal, so logs and
+CI output are not filled with carriage returns."""
+
+from __future__ import annotations
+
+import sys
+
+
+class Progress:
+    """Progress over `total` words; update(done, **postfix) sets the position."""
+
+    def __init__(self, total: int, desc: str, enabled: bool | None = None):
+        if enabled is None:
+            enabled = sys.stderr.isatty()
+        self._bar = None
+        self._done = 0
+        if enabled:
+            from tqdm import tqdm
+
+            self._bar = tqdm(total=total, desc=desc, unit="w", unit_scale=True,
+                             dynamic_ncols=True, mininterval=0.25, smoothing=0.1)
+
+    def update(self, done: int, **postfix: object) -> None:
+        if self._bar is None:
+            return
+        step = done - self._done
+        if step > 0:
+            self._bar.update(step)
+            self._done = done
+        if postfix:
+            self._bar.set_postfix(postfix, refresh=False)
+
+    def write(self, message: str) -> None:
+        """Prints a line without breaking the bar."""
+        if self._bar is not None:
+            self._bar.write(message, file=sys.stderr)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None

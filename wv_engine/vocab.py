@@ -1,0 +1,174 @@
+"""The vocabulary: words and counts in frequency order, and what training
+derives from them once (subsampling keep-probabilities, the noise sampler,
+Huffman codes, a memory estimate)."""
+
+from __future__ import annotations
+
+import os
+from typing import Sequence
+
+import numpy as np
+
+from . import _tokenize, _word2vec
+from .corpus import CorpusError, CorpusSource, describe, iter_chunks
+
+
+def _to_bytes(word: str) -> bytes:
+    return word.encode("utf-8", "surrogateescape")
+
+
+def _to_str(word: bytes) -> str:
+    # Lossless: bytes that are not UTF-8 survive as lone surrogates and are
+    # written back unchanged; only display replaces them.
+    return word.decode("utf-8", "surrogateescape")
+
+
+class Vocabulary:
+    """Words sorted by count (descending; ties by UTF-8 bytes ascending).
+
+    Build it from a corpus with `Vocabulary.build(...)`, or from words and
+    counts you already have. `total_tokens` is the number of tokens in the
+    corpus it was counted on (in and out of the vocabulary)."""
+
+    def __init__(self, words: Sequence[str], counts: Sequence[int] | np.ndarray,
+                 total_tokens: int | None = None, distinct_words: int | None = None):
+        counts = np.asarray(counts, dtype=np.int64)
+        if len(words) != len(counts):
+            raise ValueError(f"{len(words)} words but {len(counts)} counts")
+        if len(words) == 0:
+            raise ValueError("a vocabulary needs at least one word")
+        if np.any(counts <= 0):
+            raise ValueError("word counts must be positive")
+        if np.any(np.diff(counts) > 0):
+            raise ValueError("words must be sorted by count, most frequent first")
+        self.words = list(words)
+        self.counts = counts
+        self.index = {w: i for i, w in enumerate(self.words)}
+        if len(self.index) != len(self.words):
+            raise ValueError("duplicate words in the vocabulary")
+        self.total_tokens = int(total_tokens) if total_tokens is not None else int(counts.sum())
+        self.distinct_words = int(distinct_words) if distinct_words is not None else len(words)
+
+    @classmethod
+    def build(cls, corpus: CorpusSource, min_count: int = 5, max_vocab_size: int | None = None,
+              max_final_vocab: int | None = None) -> "Vocabulary":
+        """Counts a corpus (path or re-iterable of token lists) in C.
+
+        min_count drops rarer words; max_vocab_size prunes rare words while
+        counting whenever more distinct words are held (bounded memory, counts
+        of rare words become approximate, as in word2vec.c); max_final_vocab
+        raises min_count just enough to keep at most that many words."""
+        if min_count < 1:
+            raise ValueError(f"min_count must be >= 1, got {min_count}")
+        if max_vocab_size is not None and max_vocab_size < 1:
+            raise ValueError(f"max_vocab_size must be >= 1, got {max_vocab_size}")
+        if max_final_vocab is not None and max_final_vocab < 1:
+            raise ValueError(f"max_final_vocab must be >= 1, got {max_final_vocab}")
+        counter = _tokenize.WordCounter(max_vocab_size or 0)
+        for chunk in iter_chunks(corpus):
+            counter.feed(chunk)
+        counter.feed(b"", final=True)
+        if counter.tokens == 0:
+            raise CorpusError(f"the corpus has no words: {describe(corpus)}")
+        raw_words, counts = counter.sorted_words(1)
+        distinct = len(raw_words) if counter.prunes == 0 else None
+        keep = counts >= min_count
+        if max_final_vocab is not None and keep.sum() > max_final_vocab:
+            # the smallest min_count that leaves at most max_final_vocab words
+            keep &= counts > counts[max_final_vocab]
+        n = int(keep.sum())  # counts are sorted, so kept words are a prefix
+        if n == 0:
+            raise ValueError(
+                f"min_count={min_count} left no words: the corpus has {len(raw_words):,} distinct "
+                f"words, the most frequent seen {int(counts[0]):,} times; lower min_count")
+        return cls([_to_str(w) for w in raw_words[:n]], counts[:n], total_tokens=counter.tokens,
+                   distinct_words=distinct if distinct is not None else len(raw_words))
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def __contains__(self, word: str) -> bool:
+        return word in self.index
+
+    def __repr__(self) -> str:
+        return f"Vocabulary({len(self):,} words, {self.train_words:,} tokens in vocabulary)"
+
+    @property
+    def train_words(self) -> int:
+        """Corpus tokens that are in the vocabulary (word2vec.c's train_words)."""
+        return int(self.counts.sum())
+
+    def words_as_bytes(self) -> list[bytes]:
+        return [_to_bytes(w) for w in self.words]
+
+    def keep_probabilities(self, sample: float) -> np.ndarray:
+        """Probability of keeping each word under subsampling, word2vec.c's
+        formula: sqrt(t/f) + t/f with f = count / train_words, capped at 1.
+        sample = 0 keeps every word."""
+        if not 0 <= sample < 1:
+            raise ValueError(f"sample must be in [0, 1), got {sample}")
+        if sample == 0:
+            return np.ones(len(self), dtype=np.float32)
+        threshold = sample * self.train_words
+        c = self.counts.astype(np.float64)
+        keep = (np.sqrt(c / threshold) + 1.0) * threshold / c
+        return np.minimum(keep, 1.0).astype(np.float32)
+
+    def noise_distribution(self, exponent: float = 0.75) -> np.ndarray:
+        """Negative-sampling probabilities, count^exponent normalised."""
+        w = self.counts.astype(np.float64) ** exponent
+        return w / w.sum()
+
+    def noise_sampler(self, exponent: float = 0.75) -> tuple[np.ndarray, np.ndarray]:
+        """Alias table (threshold, alias) over count^exponent, for the C core."""
+        return _word2vec.build_alias(self.noise_distribution(exponent))
+
+    def huffman(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(code_length, codes, points) as word2vec.c's CreateBinaryTree."""
+        return _word2vec.build_huffman(self.counts)
+
+    def memory_estimate(self, dim: int = 100, loss: str = "ns") -> dict[str, int]:
+        """Bytes the model will need for this vocabulary (gensim-style dry run)."""
+        V = len(self)
+        est = {
+            "vocabulary": V * (80 + 8 + 4) + sum(len(w) for w in self.words),
+            "input_vectors": V * dim * 4,
+            "output_vectors": (V - 1 if loss == "hs" else V) * dim * 4,
+        }
+        if loss == "ns":
+            est["noise_sampler"] = V * 8
+        if loss == "hs":
+            est["huffman"] = V * (1 + _word2vec.MAX_CODE_LENGTH * 5)
+        est["total"] = sum(est.values())
+        return est
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Writes "word count" lines, most frequent first (atomic)."""
+        from .io import atomic_write
+
+        with atomic_write(path, "wb") as f:
+            for w, c in zip(self.words, self.counts.tolist()):
+                f.write(_to_bytes(w) + b" " + str(c).encode() + b"\n")
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> "Vocabulary":
+        """Reads "word count" lines (as written by save, word2vec.c's
+        -save-vocab or GloVe's vocab_count)."""
+        words, counts = [], []
+        with open(path, "rb") as f:
+            for n, line in enumerate(f, 1):
+                parts = line.split()
+                if not parts:
+                    continue
+                if len(parts) != 2 or not parts[1].isdigit():
+                    raise ValueError(f"{os.fspath(path)}:{n}: expected 'word count', got {line[:80]!r}")
+                words.append(_to_str(parts[0]))
+                counts.append(int(parts[1]))
+        if not words:
+            raise ValueError(f"vocabulary file is empty: {os.fspath(path)}")
+        counts_arr = np.asarray(counts, dtype=np.int64)
+        if np.any(np.diff(counts_arr) > 0):
+            order = np.lexsort((np.arange(len(words)), -counts_arr))
+            words = [words[i] for i in order]
+            counts_arr = counts_arr[order]
+        return cls(words, counts_arr)
