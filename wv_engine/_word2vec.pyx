@@ -7,12 +7,19 @@ import numpy as np
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
 
+cdef extern from "rng.h":
+    ctypedef struct wv_rng:
+        uint64_t state
+    void wv_rng_seed(wv_rng *rng, uint64_t seed, uint64_t a, uint64_t b) nogil
+
+
 cdef extern from "alias.h":
     ctypedef struct wv_alias_table:
         uint32_t *threshold
         int32_t *alias
         int32_t size
     int wv_alias_build(const double *weights, int32_t n, uint32_t *threshold, int32_t *alias) nogil
+    int32_t wv_alias_draw(const wv_alias_table *t, wv_rng *rng) nogil
 
 
 cdef extern from "huffman.h":
@@ -103,6 +110,30 @@ def build_alias(weights):
     if rc:
         raise ValueError("sampling weights must be finite, >= 0 and not all zero")
     return threshold, alias
+
+
+def sample_alias(threshold, alias, int64_t n, uint64_t seed=1):
+    """n draws from an alias table with the training loop's own draw
+    function (for tests of the sampler)."""
+    cdef uint32_t[::1] t = np.ascontiguousarray(threshold, dtype=np.uint32)
+    cdef int32_t[::1] a = np.ascontiguousarray(alias, dtype=np.int32)
+    if t.shape[0] == 0 or t.shape[0] != a.shape[0]:
+        raise ValueError("threshold and alias must be non-empty and of equal length")
+    if np.asarray(a).min() < 0 or np.asarray(a).max() >= a.shape[0]:
+        raise ValueError("alias holds out-of-range ids")
+    cdef wv_alias_table table
+    table.threshold = &t[0]
+    table.alias = &a[0]
+    table.size = t.shape[0]
+    cdef wv_rng rng
+    wv_rng_seed(&rng, seed, 0, 0)
+    out = np.empty(n, dtype=np.int32)
+    cdef int32_t[::1] o = out
+    cdef int64_t i
+    with nogil:
+        for i in range(n):
+            o[i] = wv_alias_draw(&table, &rng)
+    return out
 
 
 def build_huffman(counts):

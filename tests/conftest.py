@@ -1,0 +1,31 @@
+"""Shared fixtures: small generated corpora (the suite needs no outside data)."""
+
+import numpy as np
+import pytest
+
+
+def planted_topics_corpus(n_topics=6, words_per_topic=8, sentences=3000, length=12, seed=0):
+    """Sentences that each draw words from one topic: words of a topic share
+    contexts, so a good embedding puts them next to each other."""
+    rng = np.random.default_rng(seed)
+    topics = [[f"t{t}w{w}" for w in range(words_per_topic)] for t in range(n_topics)]
+    corpus = []
+    for _ in range(sentences):
+        t = rng.integers(n_topics)
+        corpus.append([topics[t][i] for i in rng.integers(words_per_topic, size=length)])
+    return topics, corpus
+
+
+@pytest.fixture
+def topics_corpus():
+    return planted_topics_corpus()
+
+
+@pytest.fixture
+def text_file(tmp_path):
+    """Writes lines of text to a file and returns its path."""
+    def write(lines, name="corpus.txt", data=None):
+        p = tmp_path / name
+        p.write_bytes(data if data is not None else ("\n".join(lines) + "\n").encode())
+        return str(p)
+    return write

@@ -1,0 +1,253 @@
+"""The wv-engine command line: the only place that parses flags and prints.
+
+Every expected error becomes one line on stderr and a non-zero exit, never a
+traceback. Flags named in the issues are a contract: add, never rename."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from typing import Callable, Sequence
+
+EXIT_ERROR = 1
+EXIT_INTERRUPTED = 130
+
+FORMATS = {"bin": "word2vec-bin", "txt": "word2vec-txt", "native": "native"}
+
+
+# ---- argument types: bad values are rejected by the parser with the range --
+def _number(kind: Callable[[str], float], low: float | None, high: float | None,
+            low_open: bool = False) -> Callable[[str], float]:
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {kind.__name__}, got {text!r}") from None
+        if isinstance(value, float) and not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
+        bad_low = low is not None and (value <= low if low_open else value < low)
+        bad_high = high is not None and value > high
+        if bad_low or bad_high:
+            lo = "" if low is None else (f"> {low}" if low_open else f">= {low}")
+            hi = "" if high is None else f"<= {high}"
+            raise argparse.ArgumentTypeError(f"must be {' and '.join(x for x in (lo, hi) if x)}, got {text}")
+        return value
+    parse.__name__ = kind.__name__
+    return parse
+
+
+positive_int = _number(int, 1, None)
+nonneg_int = _number(int, 0, None)
+positive_float = _number(float, 0, None, low_open=True)
+
+
+def sample_rate(text: str) -> float:
+    value = _number(float, 0, None)(text)
+    if value >= 1:
+        raise argparse.ArgumentTypeError(f"must be >= 0 and < 1, got {text}")
+    return value
+
+
+def _add_word2vec(sub) -> None:
+    p = sub.add_parser("word2vec", help="train word2vec vectors on a text file",
+                       description="Train skip-gram or CBOW vectors on a text file (plain, .gz, .bz2, "
+                                   ".xz; whitespace-separated tokens, a newline ends a sentence).")
+    p.add_argument("input", metavar="INPUT", help="training text file")
+    p.add_argument("-o", "--output", required=True, metavar="OUTPUT", help="where to write the vectors")
+    p.add_argument("--arch", choices=["skipgram", "cbow"], default="skipgram")
+    p.add_argument("--loss", choices=["ns", "hs", "softmax"], default="ns",
+                   help="negative sampling, hierarchical softmax, or exact softmax (small vocabularies)")
+    p.add_argument("--dim", type=positive_int, default=100)
+    p.add_argument("--window", type=positive_int, default=5)
+    p.add_argument("--negative", type=positive_int, default=5)
+    p.add_argument("--min-count", type=positive_int, default=5)
+    p.add_argument("--sample", type=sample_rate, default=1e-3, help="subsampling threshold, 0 to disable")
+    p.add_argument("--epochs", type=positive_int, default=5)
+    p.add_argument("--alpha", type=positive_float, default=None,
+                   help="initial learning rate (default 0.025 skip-gram, 0.05 CBOW)")
+    p.add_argument("--min-alpha", type=_number(float, 0, None), default=None,
+                   help="final learning rate (default alpha * 1e-4)")
+    p.add_argument("--threads", type=positive_int, default=None, help="default: the usable cores")
+    p.add_argument("--seed", type=_number(int, 0, 2**64 - 1), default=1)
+    p.add_argument("--format", choices=list(FORMATS), default="bin",
+                   help="bin / txt: word2vec.c's formats; native: ours (mmap-able, keeps counts)")
+    p.add_argument("--max-vocab-size", type=positive_int, default=None,
+                   help="prune rare words while counting past this many distinct words")
+    p.add_argument("--max-final-vocab", type=positive_int, default=None)
+    p.add_argument("--ns-exponent", type=_number(float, None, None), default=0.75)
+    p.add_argument("--max-sentence-length", type=positive_int, default=1000)
+    p.add_argument("--save-vocab", metavar="PATH", help="also write the vocabulary as 'word count' lines")
+    p.add_argument("--stats-json", metavar="PATH", help="write timings and per-epoch loss as JSON")
+    p.add_argument("--quiet", action="store_true", help="no progress bar or messages")
+    p.set_defaults(run=run_word2vec)
+
+
+def _add_queries(sub) -> None:
+    p = sub.add_parser("eval", help="evaluate vectors on analogies and word-pair similarity")
+    p.add_argument("vectors", metavar="VECTORS")
+    p.add_argument("--analogies", metavar="FILE", help="questions-words format (default: the shipped set)")
+    p.add_argument("--pairs", metavar="FILE", nargs="+",
+                   help="word-pair files (default: the shipped WordSim-353 and SimLex-999)")
+    p.add_argument("--restrict-vocab", type=positive_int, default=30000)
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
+    p.set_defaults(run=run_eval)
+
+    p = sub.add_parser("similar", help="nearest neighbours of a word")
+    p.add_argument("vectors", metavar="VECTORS")
+    p.add_argument("word", metavar="WORD")
+    p.add_argument("-n", type=positive_int, default=10)
+    p.set_defaults(run=run_similar)
+
+    p = sub.add_parser("analogy", help="A is to B as C is to ? (3CosAdd)")
+    p.add_argument("vectors", metavar="VECTORS")
+    p.add_argument("a", metavar="A")
+    p.add_argument("b", metavar="B")
+    p.add_argument("c", metavar="C")
+    p.add_argument("-n", type=positive_int, default=10)
+    p.set_defaults(run=run_analogy)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+
+    parser = argparse.ArgumentParser(prog="wv-engine", description="Fast word2vec and GloVe training.")
+    parser.add_argument("--version", action="version", version=f"wv-engine {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    _add_word2vec(sub)
+    _add_queries(sub)
+    return parser
+
+
+def _say(args, message: str) -> None:
+    if not getattr(args, "quiet", False):
+        print(message, file=sys.stderr)
+
+
+def _atomic_json(path: str, data: dict) -> None:
+    from .io import atomic_write
+
+    with atomic_write(path, "w") as f:
+        json.dump(data, f, indent=2)
+        f.write("\n")
+
+
+def run_word2vec(args) -> int:
+    from .io import save_vectors
+    from .word2vec import Word2Vec
+
+    started = time.perf_counter()
+    model = Word2Vec(arch=args.arch, loss=args.loss, dim=args.dim, window=args.window,
+                     negative=args.negative, min_count=args.min_count, sample=args.sample,
+                     epochs=args.epochs, alpha=args.alpha, min_alpha=args.min_alpha,
+                     threads=args.threads, seed=args.seed, max_vocab_size=args.max_vocab_size,
+                     max_final_vocab=args.max_final_vocab, ns_exponent=args.ns_exponent,
+                     max_sentence_length=args.max_sentence_length)
+    _say(args, f"counting words in {args.input}")
+    model.build_vocab(args.input)
+    vocab = model.vocab
+    _say(args, f"vocabulary: {len(vocab):,} words (min_count {args.min_count}) of "
+               f"{vocab.distinct_words:,} distinct; {vocab.total_tokens:,} tokens")
+    if args.save_vocab:
+        vocab.save(args.save_vocab)
+    encoded = model.encode(args.input)
+    interrupted = False
+    try:
+        stats = model.train(encoded, progress=None if not args.quiet else False)
+    except KeyboardInterrupt:
+        interrupted = True
+        stats = model.last_stats
+        _say(args, f"interrupted after {stats.epochs} full epoch(s): saving the vectors trained so far")
+    save_vectors(model.vectors, args.output, FORMATS[args.format])
+    total = time.perf_counter() - started
+    _say(args, f"wrote {len(vocab):,} vectors of dim {args.dim} to {args.output} "
+               f"({stats.words_per_sec:,.0f} words/s, {total:.1f} s in all)")
+    if args.stats_json:
+        _atomic_json(args.stats_json, {
+            "vocab_size": len(vocab),
+            "corpus_words": encoded.tokens,
+            "train_words": encoded.words,
+            "epochs": stats.epochs,
+            "threads": model.threads,
+            "train_seconds": stats.train_seconds,
+            "total_seconds": total,
+            "words_per_sec": encoded.tokens * stats.epochs / stats.train_seconds if stats.train_seconds else 0.0,
+            "epoch_loss": stats.epoch_loss,
+            "interrupted": interrupted,
+            "config": model.config(),
+        })
+    return EXIT_INTERRUPTED if interrupted else 0
+
+
+def run_eval(args) -> int:
+    from . import evaluate
+    from .io import load_vectors
+
+    vectors = load_vectors(args.vectors)
+    results = {"analogy": evaluate.evaluate_analogies(vectors, args.analogies,
+                                                      restrict_vocab=args.restrict_vocab)}
+    pair_files = args.pairs or [None, None]
+    names = ["wordsim353", "simlex999"] if not args.pairs else [os.path.basename(p) for p in args.pairs]
+    for name, path in zip(names, pair_files):
+        if path is None:
+            from . import datasets
+
+            path = datasets.path(name)
+        results[name] = evaluate.evaluate_word_pairs(vectors, path)
+    if args.json:
+        print(json.dumps(results, indent=2))
+        return 0
+    a = results["analogy"]
+    print(f"analogy ({a['method']}, top {a['restrict_vocab']:,} words, case-insensitive): "
+          f"{a['accuracy'] * 100:.2f}% of {a['total']:,} answered questions "
+          f"(coverage {a['coverage'] * 100:.1f}% of {a['questions']:,})")
+    for s in a["sections"]:
+        print(f"  {s['section']:<32} {s['accuracy'] * 100:6.2f}%  ({s['correct']}/{s['total']})")
+    for name in names:
+        r = results[name]
+        print(f"{name}: Spearman {r['spearman']:.3f}, Pearson {r['pearson']:.3f} "
+              f"({r['pairs']} pairs, OOV {r['oov_ratio'] * 100:.1f}%)")
+    return 0
+
+
+def _print_neighbours(pairs) -> None:
+    for word, score in pairs:
+        print(f"{score:.4f}  {word}")
+
+
+def run_similar(args) -> int:
+    from .io import load_vectors
+
+    _print_neighbours(load_vectors(args.vectors).most_similar(args.word, topn=args.n))
+    return 0
+
+
+def run_analogy(args) -> int:
+    from .io import load_vectors
+
+    _print_neighbours(load_vectors(args.vectors).analogy(args.a, args.b, args.c, topn=args.n))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the wv-engine console script; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except KeyboardInterrupt:
+        print("wv-engine: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except (ValueError, KeyError, OSError, MemoryError, RuntimeError, FloatingPointError) as exc:
+        # a bare KeyError's str() is its repr; ours (UnknownWordError) reads well
+        message = exc.args[0] if type(exc) is KeyError and exc.args else exc
+        if isinstance(exc, FileNotFoundError) and exc.filename:
+            message = f"file not found: {exc.filename}"
+        print(f"wv-engine: error: {message}", file=sys.stderr)
+        return EXIT_ERROR
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,408 @@
+"""Trained word vectors and the queries users run on them.
+
+`Vectors` holds a vocabulary (row order = descending corpus frequency), a float32 matrix
+with one row per word, optional corpus counts and a metadata dict. It knows nothing of
+training or of file formats: reading and writing live in `wv_engine.io`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, Union
+
+import numpy as np
+
+__all__ = ["Vectors", "UnknownWordError"]
+
+# A query term: a word, or a raw vector of length `dim`.
+Term = Union[str, np.ndarray]
+
+
+class UnknownWordError(KeyError):
+    """A queried word is not in the vocabulary (a KeyError, so `except KeyError` still works)."""
+
+    def __init__(self, word: str, vocab_size: int) -> None:
+        super().__init__(word)
+        self.word = word
+        self.vocab_size = vocab_size
+
+    def __str__(self) -> str:
+        # KeyError's default str() is repr(arg); give a sentence instead.
+        return f"word {self.word!r} is not in the vocabulary ({self.vocab_size:,} words)"
+
+
+def _as_float32_matrix(vectors: Any) -> np.ndarray:
+    """Return `vectors` as a C-contiguous float32 2-D array, without copying when it already is
+    one (a read-only np.memmap stays a memmap)."""
+    if isinstance(vectors, np.ndarray) and vectors.dtype == np.float32 \
+            and vectors.dtype.isnative and vectors.flags.c_contiguous:
+        arr = vectors
+    else:
+        arr = np.asarray(vectors)
+        if arr.dtype.kind not in "fiu":
+            raise ValueError(f"vectors must be a numeric array, got dtype {arr.dtype}")
+        arr = np.ascontiguousarray(arr, dtype=np.float32)
+    if arr.ndim != 2:
+        raise ValueError(f"vectors must be a 2-D array (words x dim), got shape {arr.shape}")
+    if arr.shape[1] < 1:
+        raise ValueError("vectors must have at least one dimension")
+    return arr
+
+
+class Vectors:
+    """Word vectors with similarity and analogy queries.
+
+    Construct with `Vectors(words, vectors, counts=None, metadata=None)`:
+
+    - `words`: sequence of distinct str, in vocabulary order (most frequent first). Words
+      decoded with 'surrogateescape' (lone surrogates) are fine and round-trip losslessly.
+    - `vectors`: 2-D float array of shape (len(words), dim); converted to C-contiguous float32
+      (no copy when it already is one, so a read-only np.memmap stays mapped).
+    - `counts`: optional corpus frequencies, int64 of shape (len(words),).
+    - `metadata`: optional JSON-serialisable dict (training settings), kept by the native format.
+    """
+
+    def __init__(
+        self,
+        words: Sequence[str],
+        vectors: Any,
+        counts: Any = None,
+        metadata: dict[str, Any] | None = None,
+    ) -> None:
+        words = list(words)
+        for i, w in enumerate(words):
+            if not isinstance(w, str):
+                raise ValueError(f"words must be str; entry {i} is {type(w).__name__} ({w!r})")
+        key_to_index = {w: i for i, w in enumerate(words)}
+        if len(key_to_index) != len(words):
+            first = {w: i for i, w in reversed(list(enumerate(words)))}
+            dup = next(w for i, w in enumerate(words) if first[w] != i)
+            raise ValueError(
+                f"duplicate word {dup!r} in words ({len(words) - len(key_to_index)} duplicates)"
+            )
+        mat = _as_float32_matrix(vectors)
+        if mat.shape[0] != len(words):
+            raise ValueError(
+                f"vectors has {mat.shape[0]} rows but there are {len(words)} words"
+            )
+        if counts is not None:
+            counts = np.asarray(counts)
+            if counts.dtype.kind not in "iu":
+                raise ValueError(f"counts must be integers, got dtype {counts.dtype}")
+            counts = np.ascontiguousarray(counts, dtype=np.int64)
+            if counts.shape != (len(words),):
+                raise ValueError(
+                    f"counts must have shape ({len(words)},), got {counts.shape}"
+                )
+            if counts.size and counts.min() < 0:
+                raise ValueError("counts must not be negative")
+        if metadata is not None and not isinstance(metadata, dict):
+            raise ValueError(f"metadata must be a dict, got {type(metadata).__name__}")
+        self._words = words
+        self._vectors = mat
+        self._counts = counts
+        self._key_to_index = key_to_index
+        self._unit: np.ndarray | None = None
+        self.metadata: dict[str, Any] = dict(metadata) if metadata else {}
+
+    # ------------------------------------------------------------------ basic access
+
+    @property
+    def words(self) -> list[str]:
+        """The vocabulary, in row order (most frequent first)."""
+        return self._words
+
+    @property
+    def vectors(self) -> np.ndarray:
+        """The (n, dim) float32 matrix. Call `vectors_changed()` after editing it in place."""
+        return self._vectors
+
+    @property
+    def counts(self) -> np.ndarray | None:
+        """Corpus counts (int64, one per word) or None when unknown."""
+        return self._counts
+
+    @property
+    def dim(self) -> int:
+        """Vector dimensionality."""
+        return int(self._vectors.shape[1])
+
+    @property
+    def key_to_index(self) -> dict[str, int]:
+        """Mapping word -> row index."""
+        return self._key_to_index
+
+    def __len__(self) -> int:
+        return len(self._words)
+
+    def __contains__(self, word: object) -> bool:
+        return word in self._key_to_index
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._words)
+
+    def __repr__(self) -> str:
+        return f"Vectors({len(self):,} words, dim={self.dim})"
+
+    def get_index(self, word: str) -> int:
+        """Row index of `word`; raises UnknownWordError when absent."""
+        try:
+            return self._key_to_index[word]
+        except (KeyError, TypeError):
+            raise UnknownWordError(word, len(self)) from None
+
+    def __getitem__(self, word: str | Sequence[str]) -> np.ndarray:
+        """`v[word]` -> the word's row (1-D view); `v[[w1, w2]]` -> a 2-D array of rows."""
+        if isinstance(word, str):
+            return self._vectors[self.get_index(word)]
+        return self._vectors[[self.get_index(w) for w in word]]
+
+    # ------------------------------------------------------------------ unit vectors
+
+    @property
+    def unit_vectors(self) -> np.ndarray:
+        """L2-normalised float32 rows (cached; zero rows stay zero)."""
+        if self._unit is None:
+            self._unit = _normalise_rows(self._vectors)
+        return self._unit
+
+    def unit_head(self, n: int) -> np.ndarray:
+        """Unit rows of the `n` most frequent words. Uses the cache when it exists and does
+        not build it otherwise, so scoring 30k candidates of a 3M-word memory-mapped matrix
+        normalises 30k rows only."""
+        if self._unit is not None:
+            return self._unit[:n]
+        return _normalise_rows(self._vectors[:n])
+
+    def vectors_changed(self) -> None:
+        """Tell the object its matrix was modified in place, so cached unit vectors are rebuilt."""
+        self._unit = None
+
+    def _unit_of(self, term: Term) -> tuple[np.ndarray, int | None]:
+        """Unit vector of a word or of a raw vector, plus the word's index (None for vectors)."""
+        if isinstance(term, str):
+            idx = self.get_index(term)
+            return self.unit_vectors[idx], idx
+        try:
+            vec = np.asarray(term, dtype=np.float32)
+        except (TypeError, ValueError):
+            vec = None
+        if vec is None or vec.shape != (self.dim,):
+            raise ValueError(f"query terms must be words or vectors of length {self.dim}, "
+                             f"got {term!r:.60}")
+        return _normalise_rows(vec[None, :])[0], None
+
+    def _terms(self, terms: Term | Iterable[Term] | None) -> list[Term]:
+        if terms is None:
+            return []
+        if isinstance(terms, str):
+            return [terms]
+        if isinstance(terms, np.ndarray) and terms.ndim == 1:
+            return [terms]
+        return list(terms)
+
+    def _limit(self, restrict_vocab: int | None) -> int:
+        if restrict_vocab is None:
+            return len(self)
+        if restrict_vocab < 1:
+            raise ValueError(f"restrict_vocab must be positive, got {restrict_vocab}")
+        return min(int(restrict_vocab), len(self))
+
+    # ------------------------------------------------------------------ similarity queries
+
+    def most_similar(
+        self,
+        positive: Term | Iterable[Term] | None = None,
+        negative: Term | Iterable[Term] | None = None,
+        topn: int | None = 10,
+        restrict_vocab: int | None = None,
+    ) -> list[tuple[str, float]] | np.ndarray:
+        """Nearest words by cosine to the mean of the unit vectors of `positive` minus those
+        of `negative` (3CosAdd for analogies).
+
+        `positive`/`negative`: a word, a vector, or a list of them (vectors are normalised
+        too). Query words are excluded from the answer. `restrict_vocab` searches only the
+        first N (most frequent) words. Returns [(word, cosine)] best first, or, with
+        `topn=None`, the array of cosines over the searched rows.
+        """
+        pos, neg = self._terms(positive), self._terms(negative)
+        if not pos and not neg:
+            raise ValueError("most_similar needs at least one positive or negative term")
+        limit = self._limit(restrict_vocab)
+        rows, exclude = [], set()
+        for sign, terms in ((1.0, pos), (-1.0, neg)):
+            for t in terms:
+                u, idx = self._unit_of(t)
+                rows.append(sign * u)
+                if idx is not None:
+                    exclude.add(idx)
+        query = _normalise_rows(np.mean(rows, axis=0, dtype=np.float32)[None, :])[0]
+        scores = self.unit_vectors[:limit] @ query
+        if topn is None:
+            return scores
+        return self._top(scores, topn, exclude)
+
+    def similar_by_vector(
+        self, vector: np.ndarray, topn: int | None = 10, restrict_vocab: int | None = None
+    ) -> list[tuple[str, float]] | np.ndarray:
+        """Words nearest by cosine to a raw `vector` of length dim; nothing is excluded."""
+        return self.most_similar(positive=[np.asarray(vector)], topn=topn,
+                                 restrict_vocab=restrict_vocab)
+
+    def similar_by_word(
+        self, word: str, topn: int | None = 10, restrict_vocab: int | None = None
+    ) -> list[tuple[str, float]] | np.ndarray:
+        """Words nearest by cosine to `word` (the word itself excluded)."""
+        return self.most_similar(positive=[word], topn=topn, restrict_vocab=restrict_vocab)
+
+    def most_similar_cosmul(
+        self,
+        positive: Term | Iterable[Term] | None = None,
+        negative: Term | Iterable[Term] | None = None,
+        topn: int | None = 10,
+        restrict_vocab: int | None = None,
+    ) -> list[tuple[str, float]] | np.ndarray:
+        """Levy & Goldberg's 3CosMul: score(w) = prod_p s(w, p) / (prod_n s(w, n) + 1e-6) with
+        s = (1 + cos) / 2 in [0, 1].
+
+        Arguments as in `most_similar`; returns [(word, score)] best first, or the score array
+        with `topn=None`.
+        """
+        pos, neg = self._terms(positive), self._terms(negative)
+        if not pos and not neg:
+            raise ValueError("most_similar_cosmul needs at least one positive or negative term")
+        limit = self._limit(restrict_vocab)
+        exclude: set[int] = set()
+        units = []
+        for t in pos + neg:
+            u, idx = self._unit_of(t)
+            units.append(u)
+            if idx is not None:
+                exclude.add(idx)
+        # One matrix product for all terms: (limit, dim) @ (dim, k).
+        shifted = (1.0 + self.unit_vectors[:limit] @ np.stack(units).T) / 2.0
+        num = np.prod(shifted[:, : len(pos)], axis=1)
+        den = np.prod(shifted[:, len(pos):], axis=1)
+        scores = num / (den + 1e-6)
+        if topn is None:
+            return scores
+        return self._top(scores, topn, exclude)
+
+    def _top(self, scores: np.ndarray, topn: int, exclude: set[int]) -> list[tuple[str, float]]:
+        """Best `topn` rows of `scores` (descending, ties by row order) skipping `exclude`."""
+        if topn < 1:
+            return []
+        k = min(topn + len(exclude), scores.shape[0])
+        if k < scores.shape[0]:
+            cand = np.argpartition(-scores, k - 1)[:k]
+        else:
+            cand = np.arange(scores.shape[0])
+        cand = np.sort(cand)  # stable sort below then breaks ties by row order
+        cand = cand[np.argsort(-scores[cand], kind="stable")]
+        out = [(self._words[i], float(scores[i])) for i in cand if i not in exclude]
+        return out[:topn]
+
+    def similarity(self, w1: str, w2: str) -> float:
+        """Cosine similarity of two words (0.0 when either vector is zero)."""
+        u = self.unit_vectors
+        return float(u[self.get_index(w1)] @ u[self.get_index(w2)])
+
+    def distance(self, w1: str, w2: str) -> float:
+        """Cosine distance, 1 - similarity."""
+        return 1.0 - self.similarity(w1, w2)
+
+    def n_similarity(self, words1: Sequence[str], words2: Sequence[str]) -> float:
+        """Cosine between the means of the unit vectors of two non-empty word lists."""
+        if not words1 or not words2:
+            raise ValueError("n_similarity needs two non-empty word lists")
+        u = self.unit_vectors
+        m1 = u[[self.get_index(w) for w in words1]].mean(axis=0)
+        m2 = u[[self.get_index(w) for w in words2]].mean(axis=0)
+        return float(_normalise_rows(m1[None, :])[0] @ _normalise_rows(m2[None, :])[0])
+
+    def doesnt_match(self, words: Sequence[str]) -> str:
+        """The word of `words` least similar (by cosine) to the mean of their unit vectors."""
+        words = list(words)
+        if not words:
+            raise ValueError("doesnt_match needs at least one word")
+        u = self.unit_vectors[[self.get_index(w) for w in words]]
+        mean = _normalise_rows(u.mean(axis=0)[None, :])[0]
+        return words[int(np.argmin(u @ mean))]
+
+    def analogy(
+        self,
+        a: str,
+        b: str,
+        c: str,
+        topn: int = 10,
+        method: str = "3cosadd",
+        restrict_vocab: int | None = None,
+    ) -> list[tuple[str, float]]:
+        """Answer "a is to b as c is to ?" (b - a + c) with `method` "3cosadd" or "3cosmul";
+        returns [(word, score)] best first, a, b and c excluded."""
+        m = method.lower()
+        if m == "3cosadd":
+            return self.most_similar([b, c], [a], topn=topn, restrict_vocab=restrict_vocab)
+        if m == "3cosmul":
+            return self.most_similar_cosmul([b, c], [a], topn=topn, restrict_vocab=restrict_vocab)
+        raise ValueError(f"method must be '3cosadd' or '3cosmul', got {method!r}")
+
+    # ------------------------------------------------------------------ persistence
+
+    def save(self, path: str | os.PathLike, format: str = "native", **kwargs: Any) -> None:
+        """Write to `path` atomically. `format`: "native" (default; mmap-able, keeps counts
+        and metadata), "word2vec-bin", "word2vec-txt" or "glove-txt". Extra keyword
+        arguments go to the writer in `wv_engine.io`."""
+        from . import io as _io
+
+        _io.save_vectors(self, path, format=format, **kwargs)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike, **kwargs: Any) -> "Vectors":
+        """Read vectors from `path`; see `wv_engine.io.load_vectors` for the keyword arguments
+        (format="auto", unicode_errors, limit, mmap)."""
+        from . import io as _io
+
+        return _io.load_vectors(path, **kwargs)
+
+    # ------------------------------------------------------------------ gensim interop
+
+    def to_gensim(self) -> Any:
+        """Build an in-memory gensim.models.KeyedVectors with the same words and rows, and the
+        counts as the 'count' vector attribute when known. Needs gensim installed."""
+        try:
+            from gensim.models import KeyedVectors
+        except ImportError as exc:  # gensim is optional
+            raise ImportError(
+                "Vectors.to_gensim() needs gensim; install it with 'pip install gensim'"
+            ) from exc
+        kv = KeyedVectors(vector_size=self.dim, dtype=np.float32)
+        kv.add_vectors(self._words, np.asarray(self._vectors))
+        if self._counts is not None:
+            # add_vectors(extras=...) is broken in gensim 4.4 (iterates the dict as pairs), so
+            # allocate the attribute and fill it in one go instead of per word.
+            kv.allocate_vecattrs(["count"], [np.int64])
+            kv.expandos["count"][:] = self._counts
+        return kv
+
+    @classmethod
+    def from_gensim(cls, kv: Any) -> "Vectors":
+        """Copy a gensim KeyedVectors (str keys) into a Vectors, keeping its 'count' attribute
+        when every word has one."""
+        words = list(kv.index_to_key)
+        counts = None
+        expandos = getattr(kv, "expandos", None) or {}
+        if "count" in expandos and len(expandos["count"]) == len(words):
+            counts = np.asarray(expandos["count"], dtype=np.int64)
+        return cls(words, np.array(kv.vectors, dtype=np.float32), counts=counts)
+
+
+def _normalise_rows(mat: np.ndarray) -> np.ndarray:
+    """Float32 copy of `mat` with rows scaled to unit L2 norm; zero rows stay zero."""
+    out = np.array(mat, dtype=np.float32, copy=True)
+    # Norms in float64 so that large or tiny values neither overflow nor underflow.
+    norms = np.sqrt(np.einsum("ij,ij->i", out, out, dtype=np.float64))
+    norms[norms == 0] = 1.0
+    out /= norms[:, None].astype(np.float32)
+    return out
