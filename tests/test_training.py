@@ -1,0 +1,249 @@
+"""Training against independent truths: the empirical conditional
+distribution of a generated corpus (what the full softmax converges to),
+planted topic structure, word2vec.c's counting rules, seeds."""
+
+import _thread
+import threading
+
+import numpy as np
+import pytest
+
+from wv_engine import CorpusError, EncodedCorpus, Vocabulary, Word2Vec
+
+
+def sigmoid(x):
+    return 1 / (1 + np.exp(-x))
+
+
+# ---- convergence to the optimum --------------------------------------------
+V_PAIRS = 6
+WORDS = [f"w{i}" for i in range(V_PAIRS)]
+
+
+@pytest.fixture(scope="module")
+def pair_corpus():
+    """Two-word sentences drawn from a symmetric joint distribution: with
+    window 1, skip-gram must learn P(centre | context), which the empirical
+    pair counts give exactly."""
+    rng = np.random.default_rng(0)
+    J = rng.random((V_PAIRS, V_PAIRS)) ** 3 + 0.02
+    J = (J + J.T) / (J + J.T).sum()
+    pairs = rng.choice(V_PAIRS * V_PAIRS, size=20000, p=J.ravel())
+    corpus = [[WORDS[p // V_PAIRS], WORDS[p % V_PAIRS]] for p in pairs]
+    C = np.zeros((V_PAIRS, V_PAIRS))
+    for p in pairs:
+        i, o = divmod(p, V_PAIRS)
+        C[i, o] += 1
+        C[o, i] += 1
+    return corpus, C / C.sum(1, keepdims=True)
+
+
+def model_conditional(m):
+    """P(centre word | context word) implied by the trained model, rows and
+    columns in WORDS order."""
+    idx = [m.vocab.index[w] for w in WORDS]
+    X = m.input_vectors[idx].astype(np.float64)
+    if m.loss == "softmax":
+        S = X @ m.output_vectors[idx].astype(np.float64).T
+        P = np.exp(S - S.max(1, keepdims=True))
+        return P / P.sum(1, keepdims=True)
+    if m.loss == "ns":
+        # optimum of the NS objective when a negative equal to the positive is
+        # skipped: odds P/(1-P) = k * Pn(o) * exp(x.y)
+        noise = m.vocab.noise_distribution()[idx]
+        r = m.negative * noise[None, :] * np.exp(X @ m.output_vectors[idx].astype(np.float64).T)
+        return r / (1 + r)
+    lengths, codes, points = m.vocab.huffman()
+    out = m.output_vectors.astype(np.float64)
+    P = np.ones((V_PAIRS, V_PAIRS))
+    for b, wo in enumerate(idx):
+        for d in range(lengths[wo]):
+            f = X @ out[points[wo, d]]
+            P[:, b] *= sigmoid(-f) if codes[wo, d] else sigmoid(f)
+    return P
+
+
+@pytest.mark.parametrize("loss", ["softmax", "hs", "ns"])
+def test_converges_to_the_empirical_conditional(pair_corpus, loss):
+    corpus, target = pair_corpus
+    m = Word2Vec(loss=loss, dim=V_PAIRS, window=1, shrink_windows=False, sample=0, min_count=1,
+                 epochs=20, threads=1, alpha=0.05, negative=15)
+    m.fit(corpus, progress=False)
+    P = model_conditional(m)
+    tv = 0.5 * np.abs(P - target).sum(1).max()
+    unigram = target.mean(0)
+    baseline = 0.5 * np.abs(unigram[None, :] - target).sum(1).max()
+    assert baseline > 0.3
+    assert tv < 0.04, f"{loss}: total variation {tv:.3f} from the optimum"
+    assert np.allclose(P.sum(1), 1, atol=0.05)
+
+
+# ---- planted structure --------------------------------------------------------
+def topic_accuracy(vectors, topics, k=5):
+    hits = total = 0
+    for topic in topics:
+        for w in topic:
+            near = [x for x, _ in vectors.most_similar(w, topn=k)]
+            hits += sum(x in topic for x in near)
+            total += k
+    return hits / total
+
+
+@pytest.mark.parametrize("arch,loss", [("skipgram", "ns"), ("cbow", "ns"), ("skipgram", "hs"), ("cbow", "hs")])
+def test_recovers_planted_topics(topics_corpus, arch, loss):
+    topics, corpus = topics_corpus
+    m = Word2Vec(arch=arch, loss=loss, dim=20, window=4, min_count=1, sample=0, epochs=5, threads=2)
+    stats = m.fit(corpus, progress=False).last_stats
+    assert topic_accuracy(m.vectors, topics) > 0.9
+    assert stats.epoch_loss[-1] < stats.epoch_loss[0]
+    assert all(isinstance(x, float) for x in stats.epoch_loss)
+
+
+def test_file_and_iterable_give_the_same_model(topics_corpus, text_file):
+    _, corpus = topics_corpus
+    path = text_file([" ".join(s) for s in corpus])
+    a = Word2Vec(dim=10, min_count=1, epochs=1, threads=1).fit(corpus, progress=False)
+    b = Word2Vec(dim=10, min_count=1, epochs=1, threads=1).fit(path, progress=False)
+    assert a.vocab.words == b.vocab.words
+    np.testing.assert_array_equal(a.input_vectors, b.input_vectors)
+
+
+# ---- word2vec.c's counting rules ---------------------------------------------
+def test_long_lines_are_cut_into_max_sentence_length_chunks(text_file):
+    words = [f"x{i % 50}" for i in range(2500)]
+    path = text_file([" ".join(words)])
+    m = Word2Vec(window=1, shrink_windows=False, sample=0, min_count=1, epochs=1, threads=1)
+    stats = m.fit(path, progress=False).last_stats
+    # sentences of 1000, 1000 and 500 words: each gives 2 * (len - 1) pairs
+    assert stats.epoch_stats[0].examples == 2 * (999 + 999 + 499)
+    assert stats.epoch_stats[0].words == 2500  # nothing dropped
+
+
+def test_a_newline_ends_the_context(text_file):
+    path = text_file(["a b c", "d e", "f"])
+    m = Word2Vec(window=5, shrink_windows=False, sample=0, min_count=1, epochs=1, threads=1)
+    stats = m.fit(path, progress=False).last_stats
+    assert stats.epoch_stats[0].examples == 3 * 2 + 2 * 1 + 0
+
+
+def test_subsampling_keeps_words_at_the_word2vec_c_rate():
+    counts = np.array([60000, 3000], dtype=np.int64)
+    vocab = Vocabulary(["often", "rare"], counts)
+    rng = np.random.default_rng(3)
+    ids = rng.permutation(np.repeat(np.arange(2, dtype=np.int32), counts))
+    corpus = EncodedCorpus(ids=ids, tokens=len(ids), words=len(ids), oov=0, sentences=1)
+    m = Word2Vec(arch="cbow", sample=1e-3, min_count=1, epochs=1, threads=1, window=2, dim=4)
+    m.build_vocab(vocab=vocab)
+    stats = m.train(corpus, progress=False)
+    expected = float((counts * vocab.keep_probabilities(1e-3)).sum())
+    # CBOW makes one prediction per kept word (each has a kept neighbour here)
+    assert stats.epoch_stats[0].examples == pytest.approx(expected, rel=0.02)
+    assert expected < 0.5 * len(ids)  # subsampling really bites in this corpus
+
+
+# ---- seeds, continued training, interrupts ---------------------------------------
+def test_single_thread_runs_are_bit_identical(topics_corpus):
+    _, corpus = topics_corpus
+    runs = [Word2Vec(dim=16, min_count=1, epochs=2, threads=1, seed=s).fit(corpus, progress=False)
+            for s in (7, 7, 8)]
+    np.testing.assert_array_equal(runs[0].input_vectors, runs[1].input_vectors)
+    np.testing.assert_array_equal(runs[0].output_vectors, runs[1].output_vectors)
+    assert not np.array_equal(runs[0].input_vectors, runs[2].input_vectors)
+
+
+def test_continued_training_on_another_corpus(topics_corpus):
+    topics, corpus = topics_corpus
+    m = Word2Vec(dim=16, min_count=1, epochs=1, threads=2).fit(corpus[:200], progress=False)
+    words = list(m.vocab.words)
+    before = m.input_vectors.copy()
+    vectors = m.vectors
+    first = vectors.most_similar(topics[0][0], topn=3)
+    stats = m.train(corpus, epochs=4, progress=False)
+    assert stats.epochs == 4 and m.epochs_trained == 5
+    assert m.vocab.words == words
+    assert not np.array_equal(before, m.input_vectors)
+    assert vectors.most_similar(topics[0][0], topn=3) != first  # the cache saw the update
+    assert topic_accuracy(m.vectors, topics) > 0.9
+
+
+def test_ctrl_c_stops_training_and_leaves_a_usable_model():
+    rng = np.random.default_rng(0)
+    n = 3_000_000
+    ids = rng.integers(0, 1000, n).astype(np.int32)
+    vocab = Vocabulary([f"w{i}" for i in range(1000)], np.sort(np.bincount(ids, minlength=1000))[::-1])
+    m = Word2Vec(dim=100, min_count=1, sample=0, epochs=50, threads=2, window=10)
+    m.build_vocab(vocab=vocab)
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        m.train(EncodedCorpus(ids=ids, tokens=n, words=n, oov=0, sentences=1), progress=False)
+    timer.cancel()
+    assert m.last_stats.interrupted
+    assert m.last_stats.epochs < 50
+    assert np.isfinite(m.input_vectors).all()
+    # the model trains again afterwards
+    m.train(EncodedCorpus(ids=ids[:20000], tokens=20000, words=20000, oov=0, sentences=1),
+            epochs=1, progress=False)
+
+
+def test_a_worker_error_is_raised_in_python(topics_corpus):
+    _, corpus = topics_corpus
+    m = Word2Vec(loss="softmax", dim=50, min_count=1, sample=0, epochs=3, threads=2, alpha=9.0)
+    with pytest.raises(FloatingPointError, match="diverged"):
+        m.fit(corpus, progress=False)
+
+
+def test_callbacks_run_after_each_epoch(topics_corpus):
+    _, corpus = topics_corpus
+    seen = []
+    Word2Vec(dim=8, min_count=1, epochs=3, threads=1).fit(
+        corpus, progress=False, callbacks=[lambda model, st: seen.append((st.epoch, st.loss))])
+    assert [e for e, _ in seen] == [0, 1, 2]
+
+
+# ---- bad input ---------------------------------------------------------------
+@pytest.mark.parametrize("kwargs,match", [
+    (dict(dim=0), "dim"), (dict(window=0), "window"), (dict(negative=0), "negative"),
+    (dict(epochs=0), "epochs"), (dict(threads=0), "threads"), (dict(sample=-1e-3), "sample"),
+    (dict(alpha=-0.1), "alpha"), (dict(arch="glove"), "arch"), (dict(loss="nce"), "loss"),
+    (dict(min_count=-1), "min_count"),
+])
+def test_bad_settings_are_named(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        Word2Vec(**kwargs)
+
+
+def test_missing_and_empty_files(tmp_path, text_file):
+    with pytest.raises(CorpusError, match="not found"):
+        Word2Vec().fit(str(tmp_path / "nope.txt"))
+    with pytest.raises(CorpusError, match="no words"):
+        Word2Vec().fit(text_file([], data=b" \n\n"))
+
+
+def test_vocabulary_empty_after_min_count_says_how_many_words(text_file):
+    with pytest.raises(ValueError, match=r"min_count=5 left no words: the corpus has 3 distinct"):
+        Word2Vec(min_count=5).fit(text_file(["a b c a"]))
+
+
+def test_one_shot_generator_is_rejected_clearly():
+    gen = (s for s in [["a", "b"]])
+    with pytest.raises(CorpusError, match="one-shot"):
+        Word2Vec(min_count=1).fit(gen)
+    with pytest.raises(CorpusError, match="list of tokens"):
+        Word2Vec(min_count=1).fit(["a b c"])
+
+
+def test_non_utf8_bytes_are_kept_losslessly(text_file, tmp_path):
+    data = b"caf\xe9 \xff\xfe ok " * 20 + b"\n"
+    m = Word2Vec(dim=4, min_count=1, epochs=1, threads=1).fit(text_file([], data=data), progress=False)
+    raw = {w.encode("utf-8", "surrogateescape") for w in m.vocab.words}
+    assert raw == {b"caf\xe9", b"\xff\xfe", b"ok"}
+    out = tmp_path / "v.bin"
+    m.vectors.save(str(out), format="word2vec-bin")
+    assert b"caf\xe9 " in out.read_bytes()
+
+
+def test_softmax_refuses_a_large_vocabulary():
+    vocab = Vocabulary([f"w{i}" for i in range(30000)], np.full(30000, 5))
+    with pytest.raises(ValueError, match="softmax"):
+        Word2Vec(loss="softmax").build_vocab(vocab=vocab)
