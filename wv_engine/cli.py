@@ -111,6 +111,23 @@ def _add_queries(sub) -> None:
     p.set_defaults(run=run_analogy)
 
 
+def _add_demo(sub) -> None:
+    p = sub.add_parser("demo", help="train on the shipped demo corpus and show what the vectors know",
+                       description="Trains skip-gram on Emma + Moby-Dick (shipped, public domain), prints "
+                                   "neighbours and analogies, writes demo_vectors.bin and a PNG picture.")
+    p.add_argument("--out", default=".", metavar="DIR", help="where to write the files (default: here)")
+    p.add_argument("--threads", type=positive_int, default=None)
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=run_demo)
+
+
+def run_demo(args) -> int:
+    from . import demo
+
+    demo.run(args.out, threads=args.threads, progress=False if args.quiet else None)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
 
@@ -119,6 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     _add_word2vec(sub)
     _add_queries(sub)
+    _add_demo(sub)
     return parser
 
 

@@ -21,6 +21,7 @@ import contextlib
 import gzip
 import json
 import lzma
+import errno
 import os
 import struct
 import tempfile
@@ -749,7 +750,7 @@ def load_vectors(
         raise ValueError(f"limit must be a positive number of vectors, got {limit}")
     _make_decoder(unicode_errors)  # validate early
     if not os.path.exists(path):
-        raise FileNotFoundError(path)
+        raise FileNotFoundError(errno.ENOENT, "vectors file not found", path)
     fmt = detect_format(path) if format == "auto" else format
     if mmap and fmt != "native":
         raise ValueError(f"{path}: mmap=True needs the native format; this file is {fmt}")

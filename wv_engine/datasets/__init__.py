@@ -17,6 +17,7 @@ NAMES: dict[str, str] = {
     "simlex999": "simlex999.txt",
     "ws353-similarity": "ws353_similarity.txt",
     "ws353-relatedness": "ws353_relatedness.txt",
+    "demo-corpus": "demo_small.txt.gz",
 }
 
 _extracted = contextlib.ExitStack()  # files extracted from a zipped install, kept until exit

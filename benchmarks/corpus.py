@@ -1,0 +1,138 @@
+"""Preparing the corpus once, outside every tool's timing.
+
+1. plain: the corpus decompressed (gzip / bzip2 / xz, by magic bytes) into
+   OUT/corpus/NAME.txt, so every tool reads the same plain file. A corpus that
+   is already plain is used where it is (nothing copied).
+2. split: a copy with lines of at most 1,000 words (existing line breaks are
+   kept) for gensim, whose corpus_file mode silently trains on only the first
+   10,000 words of each line: on a one-line corpus (text8 layout) it would
+   train on 10,000 words.
+
+Both times are recorded separately. A marker file lets a later run with the
+same --out reuse the prepared files when the source has not changed."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+from wv_engine.corpus import open_binary
+
+from .runners import Corpus
+
+CHUNK = 1 << 23
+SPLIT_WORDS = 1000
+_WS = b" \t\n\r\f\v"
+
+
+def _stem(path: str) -> str:
+    name = os.path.basename(path)
+    for ext in (".gz", ".bz2", ".xz"):
+        if name.endswith(ext):
+            name = name[: -len(ext)]
+    return name[:-4] if name.endswith(".txt") else name
+
+
+def _chunks_at_whitespace(path: str):
+    """Chunks of the plain file that each end at whitespace (no token split)."""
+    rest = b""
+    with open(path, "rb") as f:
+        while True:
+            data = f.read(CHUNK)
+            if not data:
+                if rest:
+                    yield rest
+                return
+            data = rest + data
+            cut = max(data.rfind(c) for c in (b" ", b"\n", b"\t", b"\r"))
+            if cut < 0:
+                rest = data
+                continue
+            yield data[: cut + 1]
+            rest = data[cut + 1:]
+
+
+def _decompress(source: str, dest: str) -> None:
+    tmp = dest + ".tmp"
+    with open_binary(source) as fin, open(tmp, "wb") as fout:
+        while True:
+            data = fin.read(CHUNK)
+            if not data:
+                break
+            fout.write(data)
+    os.replace(tmp, dest)
+
+
+def _split_and_count(plain: str, dest: str) -> tuple[int, int]:
+    """Writes the split copy; returns (words, lines of the plain file)."""
+    words = 0
+    newlines = 0
+    on_line = 0                 # words already on the current output line
+    tmp = dest + ".tmp"
+    with open(tmp, "wb") as out:
+        for chunk in _chunks_at_whitespace(plain):
+            segments = chunk.split(b"\n")
+            newlines += len(segments) - 1
+            for k, seg in enumerate(segments):
+                toks = seg.split()
+                words += len(toks)
+                i = 0
+                while i < len(toks):
+                    take = min(SPLIT_WORDS - on_line, len(toks) - i)
+                    if on_line:
+                        out.write(b" ")
+                    out.write(b" ".join(toks[i:i + take]))
+                    on_line += take
+                    i += take
+                    if on_line == SPLIT_WORDS:
+                        out.write(b"\n")
+                        on_line = 0
+                if k < len(segments) - 1 and on_line:   # an original line break
+                    out.write(b"\n")
+                    on_line = 0
+        if on_line:
+            out.write(b"\n")
+    os.replace(tmp, dest)
+    return words, newlines
+
+
+def prepare(source: str, out_dir: str, log=print) -> Corpus:
+    source = os.path.abspath(source)
+    st = os.stat(source)
+    cdir = os.path.join(out_dir, "corpus")
+    os.makedirs(cdir, exist_ok=True)
+    stem = _stem(source)
+    with open(source, "rb") as f:
+        head = f.read(6)
+    compressed = head.startswith((b"\x1f\x8b", b"BZh", b"\xfd7zXZ\x00"))
+    plain = os.path.join(cdir, stem + ".txt") if compressed else source
+    split = os.path.join(cdir, stem + f".lines{SPLIT_WORDS}.txt")
+    marker = os.path.join(cdir, "prepared.json")
+    key = {"source": source, "size": st.st_size, "mtime": st.st_mtime, "split_words": SPLIT_WORDS}
+    if os.path.exists(marker):
+        try:
+            with open(marker) as f:
+                old = json.load(f)
+            if old.get("key") == key and os.path.exists(old["plain"]) and os.path.exists(old["split"]):
+                log(f"corpus: reusing prepared files in {cdir}")
+                c = Corpus(**old["corpus"])
+                return c
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+
+    t0 = time.perf_counter()
+    if compressed:
+        log(f"corpus: decompressing {source} -> {plain}")
+        _decompress(source, plain)
+    plain_s = time.perf_counter() - t0 if compressed else 0.0
+    log(f"corpus: writing a copy split into lines of {SPLIT_WORDS} words for gensim -> {split}")
+    t1 = time.perf_counter()
+    words, lines = _split_and_count(plain, split)
+    split_s = time.perf_counter() - t1
+    corpus = Corpus(source=source, plain=plain, split=split, words=words, lines=lines,
+                    plain_prep_s=plain_s, split_prep_s=split_s)
+    with open(marker, "w") as f:
+        json.dump({"key": key, "plain": plain, "split": split, "corpus": corpus.__dict__}, f, indent=1)
+    log(f"corpus: {words:,} words; decompress {plain_s:.1f} s, split copy {split_s:.1f} s")
+    return corpus

@@ -1,0 +1,252 @@
+"""Summaries and outputs: results.json (everything), results.md (a table per
+mode, with ratios against each peer) and, when matplotlib is importable,
+throughput.png and quality.png."""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+from collections import OrderedDict
+
+OURS = "wv-engine"
+QUALITY_KEYS = ("analogy_pct", "ws353", "simlex")
+
+
+def _stats(values: list) -> dict | None:
+    vals = [v for v in values if v is not None]
+    if not vals:
+        return None
+    return {"median": statistics.median(vals), "min": min(vals), "max": max(vals), "n": len(vals)}
+
+
+def summarize(runs: list[dict]) -> list[dict]:
+    """One row per (mode, threads, tool), in the order first seen."""
+    groups: "OrderedDict[tuple, list[dict]]" = OrderedDict()
+    for r in runs:
+        groups.setdefault((r["mode"], r["threads"], r["tool"]), []).append(r)
+    rows = []
+    for (mode, threads, tool), rs in groups.items():
+        ok = [r for r in rs if r.get("ok")]
+        q = [r.get("quality") or {} for r in ok]
+        rows.append({
+            "mode": mode, "threads": threads, "tool": tool,
+            "runs": len(rs), "ok_runs": len(ok),
+            "errors": [r["error"] for r in rs if r.get("error")],
+            "wall_s": _stats([r.get("wall_s") for r in ok]),
+            "words_per_sec": _stats([r.get("words_per_sec") for r in ok]),
+            "train_seconds": _stats([r.get("train_seconds") for r in ok]),
+            "peak_rss_mib": _stats([r.get("peak_rss_mib") for r in ok]),
+            **{k: _stats([x.get(k) for x in q]) for k in QUALITY_KEYS},
+            "analogy_coverage": _stats([x.get("analogy_coverage") for x in q]),
+        })
+    return rows
+
+
+def _med(row: dict | None, key: str):
+    s = row.get(key) if row else None
+    return s["median"] if s else None
+
+
+def comparisons(rows: list[dict]) -> list[dict]:
+    """wv-engine against each peer at the same mode and thread count:
+    speed-up = peer wall / our wall (whole process), throughput ratio =
+    our words/s / peer words/s (training), quality differences = ours - peer."""
+    index = {(r["mode"], r["threads"], r["tool"]): r for r in rows}
+    out = []
+    for r in rows:
+        if r["tool"] != OURS:
+            continue
+        for (mode, threads, tool), p in index.items():
+            if mode != r["mode"] or threads != r["threads"] or tool == OURS:
+                continue
+            def ratio(a, b):
+                return a / b if a and b else None
+            def diff(key):
+                a, b = _med(r, key), _med(p, key)
+                return a - b if a is not None and b is not None else None
+            out.append({"mode": mode, "threads": threads, "peer": tool,
+                        "speedup_wall": ratio(_med(p, "wall_s"), _med(r, "wall_s")),
+                        "throughput_ratio": ratio(_med(r, "words_per_sec"), _med(p, "words_per_sec")),
+                        **{f"diff_{k}": diff(k) for k in QUALITY_KEYS}})
+    return out
+
+
+# ---- markdown -------------------------------------------------------------
+
+def _f(x, fmt: str, none: str = "–") -> str:
+    return none if x is None else format(x, fmt)
+
+
+def _spread(s: dict | None, fmt: str) -> str:
+    if not s:
+        return "–"
+    if s["n"] == 1:
+        return _f(s["median"], fmt)
+    return f"{_f(s['median'], fmt)} [{_f(s['min'], fmt)}–{_f(s['max'], fmt)}]"
+
+
+def _signed(x, fmt: str) -> str:
+    return "–" if x is None else format(x, "+" + fmt)
+
+
+def markdown(results: dict) -> str:
+    rows, comps = results["summary"], results["comparisons"]
+    m, c, s = results["machine"], results["corpus"], results["settings"]
+    peers = [t for t in dict.fromkeys(r["tool"] for r in rows) if t != OURS]
+    lines = [
+        "# wv_engine benchmark",
+        "",
+        f"- corpus: `{os.path.basename(c['source'])}`, {c['words']:,} words "
+        f"(decompress {c['plain_prep_s']:.1f} s, gensim split copy {c['split_prep_s']:.1f} s: not timed)",
+        f"- machine: {m['cpu_model']}, {m['usable_cores']} usable cores, {_f(m['ram_gib'], '.1f')} GiB RAM, "
+        f"{m['os']}",
+        f"- versions: python {m['python']}, " + ", ".join(f"{k} {v}" for k, v in m["versions"].items() if v),
+        f"- settings: dim {s['dim']}, window {s['window']}, negative {s['negative']} (0 with HS), "
+        f"sample {s['sample']:g}, min_count {s['min_count']}, epochs {s['epochs']}, alpha 0.025 skip-gram / "
+        f"0.05 CBOW; repeats {results['config']['repeats']}",
+        "- wall s: whole process (vocabulary + training + saving), median [min–max] over the repeats; "
+        "words/s: training throughput (see README); peak RSS: whole process tree, MiB.",
+        "- quality: analogy = 3CosAdd accuracy (%) on questions-words, top 30,000 words, case-insensitive; "
+        "WS353 / SimLex = Spearman. Medians over the repeats.",
+        "- vs PEER: speed-up = peer wall / wv-engine wall (>1: we are faster), "
+        "thr = wv-engine words/s / peer words/s, Δ = wv-engine − peer (analogy points / WS353 / SimLex).",
+    ]
+    for mode in dict.fromkeys(r["mode"] for r in rows):
+        lines += ["", f"## {mode}", ""]
+        head = ["tool", "threads", "wall s", "words/s", "peak RSS MiB", "analogy %", "WS353", "SimLex"]
+        for p in peers:
+            head += [f"speed-up vs {p}", f"thr vs {p}", f"Δ vs {p} (an / ws / sl)"]
+        lines.append("| " + " | ".join(head) + " |")
+        lines.append("|" + "|".join(["---"] * len(head)) + "|")
+        for r in [r for r in rows if r["mode"] == mode]:
+            if not r["ok_runs"]:
+                cells = [r["tool"], str(r["threads"]), "FAILED: " + "; ".join(dict.fromkeys(r["errors"]))[:200]]
+                cells += [""] * (len(head) - len(cells))
+                lines.append("| " + " | ".join(cells).replace("\n", " ") + " |")
+                continue
+            cells = [r["tool"] + (f" ({r['runs'] - r['ok_runs']} failed)" if r["ok_runs"] < r["runs"] else ""),
+                     str(r["threads"]), _spread(r["wall_s"], ".1f"), _spread(r["words_per_sec"], ",.0f"),
+                     _spread(r["peak_rss_mib"], ".0f"), _f(_med(r, "analogy_pct"), ".2f"),
+                     _f(_med(r, "ws353"), ".3f"), _f(_med(r, "simlex"), ".3f")]
+            for p in peers:
+                cmp = next((x for x in comps if x["mode"] == mode and x["threads"] == r["threads"]
+                            and x["peer"] == p), None) if r["tool"] == OURS else None
+                if cmp is None:
+                    cells += ["", "", ""]
+                else:
+                    cells += [_f(cmp["speedup_wall"], ".2f") + "×", _f(cmp["throughput_ratio"], ".2f") + "×",
+                              f"{_signed(cmp['diff_analogy_pct'], '.1f')} / {_signed(cmp['diff_ws353'], '.3f')}"
+                              f" / {_signed(cmp['diff_simlex'], '.3f')}"]
+            lines.append("| " + " | ".join(cells) + " |")
+    if results.get("skipped"):
+        lines += ["", "## Skipped", ""]
+        lines += [f"- {k}: {v}" for k, v in results["skipped"].items()]
+    failures = [r for r in results["runs"] if r.get("error")]
+    if failures:
+        lines += ["", "## Failures", ""]
+        lines += [f"- {r['tool']} {r['mode']} threads {r['threads']} repeat {r['repeat']}: {r['error']} "
+                  f"(log: `{r.get('stderr_path')}`)" for r in failures]
+    lines += ["", "Commands: see `results.json` (runs[].cmd).", ""]
+    return "\n".join(lines)
+
+
+# ---- plots ----------------------------------------------------------------
+
+def plots(results: dict, out_dir: str) -> list[str]:
+    """throughput.png and quality.png; [] (with a printed note) without matplotlib."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("note: matplotlib is not importable, so no PNGs were drawn (pip install matplotlib); "
+              "results.json and results.md are complete without them")
+        return []
+    rows = [r for r in results["summary"] if r["ok_runs"]]
+    if not rows:
+        return []
+    modes = list(dict.fromkeys(r["mode"] for r in rows))
+    tools = list(dict.fromkeys(r["tool"] for r in rows))
+    colors = {t: f"C{i}" for i, t in enumerate(tools)}
+    corpus = os.path.basename(results["corpus"]["source"])
+    written = []
+
+    # throughput against threads, one panel per mode
+    fig, axes = plt.subplots(1, len(modes), figsize=(4.8 * len(modes), 4.2), squeeze=False)
+    for ax, mode in zip(axes[0], modes):
+        for t in tools:
+            pts = sorted((r["threads"], r["words_per_sec"]) for r in rows
+                         if r["mode"] == mode and r["tool"] == t and r["words_per_sec"])
+            if not pts:
+                continue
+            xs = [p[0] for p in pts]
+            med = [p[1]["median"] / 1e3 for p in pts]
+            err = [[(p[1]["median"] - p[1]["min"]) / 1e3 for p in pts],
+                   [(p[1]["max"] - p[1]["median"]) / 1e3 for p in pts]]
+            ax.errorbar(xs, med, yerr=err, marker="o", capsize=4, label=t, color=colors[t])
+        ax.set_title(mode)
+        ax.set_xlabel("threads")
+        ax.set_xticks(sorted({r["threads"] for r in rows}))
+        ax.set_ylabel("training throughput (thousand words/s)")
+        ax.set_ylim(bottom=0)
+        ax.grid(alpha=0.3)
+        ax.legend()
+    fig.suptitle(f"Throughput on {corpus} (median, bars: min–max over repeats)")
+    fig.tight_layout()
+    path = os.path.join(out_dir, "throughput.png")
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    written.append(path)
+
+    # quality: grouped bars (mode groups, one bar per tool), at the largest thread count
+    tmax = max(r["threads"] for r in rows)
+    metrics = [("analogy_pct", "analogy accuracy (%)"), ("ws353", "WordSim-353 Spearman"),
+               ("simlex", "SimLex-999 Spearman")]
+    fig, axes = plt.subplots(1, len(metrics), figsize=(5.2 * len(metrics), 4.2), squeeze=False)
+    width = 0.8 / max(1, len(tools))
+    for ax, (key, label) in zip(axes[0], metrics):
+        for j, t in enumerate(tools):
+            xs, hs = [], []
+            for i, mode in enumerate(modes):
+                r = next((r for r in rows if r["mode"] == mode and r["tool"] == t and r["threads"] == tmax),
+                         None)
+                v = _med(r, key)
+                if v is not None:
+                    xs.append(i + (j - (len(tools) - 1) / 2) * width)
+                    hs.append(v)
+            bars = ax.bar(xs, hs, width, label=t, color=colors[t])
+            ax.bar_label(bars, fmt="%.1f" if key == "analogy_pct" else "%.3f", fontsize=8)
+        ax.set_xticks(range(len(modes)))
+        ax.set_xticklabels(modes)
+        ax.set_title(label)
+        ax.axhline(0, color="black", linewidth=0.6)
+        ax.grid(axis="y", alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.suptitle(f"Quality on {corpus} ({tmax} threads, median over repeats)")
+    fig.tight_layout()
+    path = os.path.join(out_dir, "quality.png")
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    written.append(path)
+    return written
+
+
+def write_json(results: dict, out_dir: str) -> str:
+    path = os.path.join(out_dir, "results.json")
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(results, f, indent=1, default=str)
+    os.replace(tmp, path)
+    return path
+
+
+def write_all(results: dict, out_dir: str) -> list[str]:
+    results["summary"] = summarize(results["runs"])
+    results["comparisons"] = comparisons(results["summary"])
+    md = os.path.join(out_dir, "results.md")
+    with open(md, "w") as f:
+        f.write(markdown(results))
+    pngs = plots(results, out_dir)
+    results["pngs"] = pngs
+    return [write_json(results, out_dir), md, *pngs]

@@ -1,0 +1,117 @@
+"""The wv-engine command line: flags (a contract), outputs, and errors as one
+clear line with a non-zero exit."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from wv_engine import load_vectors
+from wv_engine.cli import main
+
+
+
+@pytest.fixture
+def corpus_file(topics_corpus, text_file):
+    _, corpus = topics_corpus
+    return text_file([" ".join(s) for s in corpus])
+
+
+def test_word2vec_trains_and_writes_stats(corpus_file, tmp_path, capsys):
+    out, stats = tmp_path / "v.bin", tmp_path / "stats.json"
+    rc = main(["word2vec", corpus_file, "-o", str(out), "--dim", "12", "--epochs", "2", "--min-count", "1",
+               "--threads", "2", "--stats-json", str(stats), "--quiet", "--arch", "cbow", "--loss", "hs",
+               "--window", "3", "--sample", "0", "--alpha", "0.05", "--seed", "3"])
+    assert rc == 0
+    data = json.loads(stats.read_text())
+    for key in ("vocab_size", "corpus_words", "epochs", "threads", "train_seconds", "total_seconds",
+                "words_per_sec", "epoch_loss"):
+        assert key in data
+    assert data["vocab_size"] == 48 and data["epochs"] == 2 and data["threads"] == 2
+    assert data["corpus_words"] == 3000 * 12
+    assert len(data["epoch_loss"]) == 2
+    assert data["words_per_sec"] == pytest.approx(2 * 36000 / data["train_seconds"])
+    v = load_vectors(out)
+    assert len(v) == 48 and v.dim == 12
+    assert out.read_bytes().startswith(b"48 12\n")
+
+
+@pytest.mark.parametrize("fmt,head", [("txt", b"48 8\n"), ("native", None)])
+def test_formats(corpus_file, tmp_path, fmt, head):
+    out = tmp_path / f"v.{fmt}"
+    assert main(["word2vec", corpus_file, "-o", str(out), "--dim", "8", "--epochs", "1",
+                 "--min-count", "1", "--format", fmt, "--quiet"]) == 0
+    if head:
+        assert out.read_bytes().startswith(head)
+    assert load_vectors(out).dim == 8
+
+
+def test_queries(corpus_file, tmp_path, capsys):
+    out = tmp_path / "v.bin"
+    main(["word2vec", corpus_file, "-o", str(out), "--dim", "16", "--min-count", "1", "--quiet"])
+    capsys.readouterr()
+    assert main(["similar", str(out), "t0w0", "-n", "3"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 3 and all(line.split()[1].startswith("t0w") for line in lines)
+    assert main(["analogy", str(out), "t0w0", "t0w1", "t1w0", "-n", "2"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 2
+    assert main(["eval", str(out), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["analogy"]["total"] == 0 and "wordsim353" in result
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["word2vec", "/no/such/file.txt", "-o", "x.bin"], "not found"),
+    (["similar", "/no/such/vectors.bin", "king"], "not found"),
+])
+def test_errors_are_one_line(argv, message, capsys):
+    assert main(argv) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("wv-engine: error:") and message in err[-1]
+    assert "Traceback" not in "\n".join(err)
+
+
+def test_unknown_word_and_empty_vocabulary(corpus_file, tmp_path, capsys, text_file):
+    out = tmp_path / "v.bin"
+    main(["word2vec", corpus_file, "-o", str(out), "--dim", "8", "--min-count", "1", "--quiet"])
+    capsys.readouterr()
+    assert main(["similar", str(out), "zebra"]) == 1
+    assert "'zebra' is not in the vocabulary" in capsys.readouterr().err
+    small = text_file(["a b c"], name="small.txt")
+    assert main(["word2vec", small, "-o", str(out), "--quiet"]) == 1
+    assert "min_count=5 left no words" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("flag,value", [("--dim", "0"), ("--window", "-1"), ("--epochs", "x"),
+                                        ("--threads", "0"), ("--sample", "-0.1"), ("--alpha", "0"),
+                                        ("--negative", "0"), ("--arch", "glove")])
+def test_bad_flag_values_are_rejected_by_the_parser(flag, value, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["word2vec", "in.txt", "-o", "out.bin", flag, value])
+    assert exc.value.code == 2
+    assert flag in capsys.readouterr().err
+
+
+def test_an_existing_output_survives_a_failed_run(corpus_file, tmp_path):
+    out = tmp_path / "v.bin"
+    out.write_bytes(b"precious")
+    assert main(["word2vec", corpus_file, "-o", str(out), "--min-count", "100000", "--quiet"]) == 1
+    assert out.read_bytes() == b"precious"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def test_console_script_entry_point(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "wv_engine.cli", "--version"], capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.startswith("wv-engine ")
+
+
+def test_demo_runs_on_the_shipped_corpus(tmp_path, capsys):
+    assert main(["demo", "--out", str(tmp_path), "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "whale:" in out and "he : his :: she :" in out
+    v = load_vectors(tmp_path / "demo_vectors.bin")
+    near = [w for w, _ in v.most_similar("whale", topn=10)]
+    assert {"sperm", "leviathan"} & set(near)
+    assert np.isfinite(v.vectors).all()
