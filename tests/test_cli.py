@@ -2,6 +2,7 @@
 clear line with a non-zero exit."""
 
 import json
+import os
 import subprocess
 import sys
 
@@ -103,8 +104,14 @@ def test_an_existing_output_survives_a_failed_run(corpus_file, tmp_path):
 
 
 def test_console_script_entry_point(tmp_path):
-    r = subprocess.run([sys.executable, "-m", "wv_engine.cli", "--version"], capture_output=True, text=True)
-    assert r.returncode == 0 and r.stdout.startswith("wv-engine ")
+    import wv_engine
+
+    # run where the tests imported the package from (installed, or an in-place build)
+    env = {**os.environ, "PYTHONPATH": os.path.dirname(os.path.dirname(wv_engine.__file__))}
+    script = os.path.join(os.path.dirname(sys.executable), "wv-engine")
+    cmd = [script] if os.path.exists(script) else [sys.executable, "-m", "wv_engine.cli"]
+    r = subprocess.run(cmd + ["--version"], capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert r.returncode == 0 and r.stdout.startswith("wv-engine "), r.stderr
 
 
 def test_demo_runs_on_the_shipped_corpus(tmp_path, capsys):
