@@ -1,13 +1,21 @@
 """Running one command as a subprocess and measuring it: whole-process wall
-time and peak resident memory.
+time and peak resident memory (MiB).
 
-Peak RSS comes from os.wait4(): on Linux the rusage it returns for a reaped
-child is that child's own usage merged with the usage of every descendant it
-reaped (the kernel keeps the largest ru_maxrss of the tree), so a tool that
-spawns helpers is covered. ru_maxrss is in KiB on Linux (bytes on macOS); we
-report MiB. As a cross-check (and for tools whose helpers run concurrently),
-a sampler thread also polls /proc for the summed RSS of the live process tree;
-the larger of the two is reported as peak_rss_mib, both are kept."""
+Peak RSS, primary: a sampler thread polls /proc/PID/status VmHWM (the
+kernel's high-water mark of the process's resident set since its exec) every
+20 ms, and every 0.2 s the summed VmRSS of the whole live process tree (for
+tools with helper processes). VmHWM is a high-water mark, so a short spike
+between two polls is still seen; only a peak in the last poll interval of the
+process's life could be missed.
+
+Why not just os.wait4()/RUSAGE_CHILDREN ru_maxrss: on Linux, exec() folds the
+high-water mark of the *pre-exec* memory image, which for a child forked (or
+vforked) from this process is this process's own RSS, into the child's
+ru_maxrss. After the orchestrator has loaded vectors for evaluation
+(hundreds of MiB) every child would report at least that much. ru_maxrss is
+still recorded (maxrss_wait4_mib), and used as well when it exceeds this
+process's own high-water mark at spawn time (then it cannot be inherited: it
+covers the child and every descendant it reaped)."""
 
 from __future__ import annotations
 
@@ -19,7 +27,7 @@ import threading
 import time
 from dataclasses import asdict, dataclass, field
 
-POLL_SECONDS = 0.05
+POLL_SECONDS = 0.02
 
 
 @dataclass
@@ -27,9 +35,13 @@ class Measurement:
     cmd: list[str]
     returncode: int | None = None
     wall_s: float | None = None
-    peak_rss_mib: float | None = None      # max(wait4 ru_maxrss, polled tree sum)
-    maxrss_wait4_mib: float | None = None
-    tree_rss_polled_mib: float | None = None
+    peak_rss_mib: float | None = None      # see the module docstring
+    hwm_polled_mib: float | None = None     # largest VmHWM of a process of the tree
+    tree_rss_polled_mib: float | None = None  # largest summed VmRSS of the tree
+    maxrss_wait4_mib: float | None = None   # may be inherited from this process
+    parent_hwm_at_spawn_mib: float | None = None
+    cpu_s: float | None = None              # user + system CPU of the child and its reaped children
+    other_cpu_cores: float | None = None    # mean cores used by everything else meanwhile
     timed_out: bool = False
     error: str | None = None
     stdout_path: str | None = None
@@ -50,6 +62,17 @@ class Measurement:
 def _maxrss_mib(ru_maxrss: int) -> float:
     # Linux: KiB; macOS: bytes.
     return ru_maxrss / (1024.0 * 1024.0) if sys.platform == "darwin" else ru_maxrss / 1024.0
+
+
+def _machine_busy_s() -> float | None:
+    """Busy CPU seconds of the whole machine since boot (all cores), from /proc/stat."""
+    try:
+        with open("/proc/stat") as f:
+            fields = f.readline().split()
+        user, nice, system, _idle, _iowait, irq, softirq, steal = (int(x) for x in fields[1:9])
+        return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _children_of() -> dict[int, list[int]]:
@@ -73,50 +96,60 @@ def _children_of() -> dict[int, list[int]]:
     return kids
 
 
-def _rss_kib(pid: int) -> int:
+def _status_kib(pid: int | str, keys=(b"VmRSS:", b"VmHWM:")) -> dict[bytes, int]:
+    out: dict[bytes, int] = {}
     try:
         with open(f"/proc/{pid}/status", "rb") as f:
             for line in f:
-                if line.startswith(b"VmRSS:"):
-                    return int(line.split()[1])
+                if line.startswith(keys):
+                    out[line[:6]] = int(line.split()[1])
     except (OSError, ValueError, IndexError):
         pass
-    return 0
+    return out
 
 
-def _tree_rss_kib(root: int) -> int:
+def _tree(root: int) -> list[int]:
     kids = _children_of()
-    total, stack, seen = 0, [root], set()
+    pids, stack, seen = [], [root], set()
     while stack:
         pid = stack.pop()
         if pid in seen:
             continue
         seen.add(pid)
-        total += _rss_kib(pid)
+        pids.append(pid)
         stack.extend(kids.get(pid, ()))
-    return total
+    return pids
 
 
-class _TreeSampler(threading.Thread):
-    """Polls the summed RSS of a process tree (the root and its live
-    descendants). Walking all of /proc costs a little CPU, so the full tree is
-    walked every tenth poll and the root alone in between."""
+class _Sampler(threading.Thread):
+    """Polls VmHWM of the root (every POLL_SECONDS) and, every tenth poll,
+    VmHWM of each descendant and the summed VmRSS of the whole tree."""
 
     def __init__(self, pid: int):
         super().__init__(daemon=True)
-        self.pid, self.peak_kib = pid, 0
-        self._stop = threading.Event()
+        self.pid = pid
+        self.hwm_kib = 0       # largest VmHWM of any one process of the tree
+        self.tree_kib = 0      # largest summed VmRSS of the tree at one poll
+        self._halt = threading.Event()
 
     def run(self) -> None:
         n = 0
-        while not self._stop.is_set():
-            kib = _tree_rss_kib(self.pid) if n % 10 == 0 else _rss_kib(self.pid)
-            self.peak_kib = max(self.peak_kib, kib)
+        while True:
+            if n % 10 == 0:
+                total = 0
+                for pid in _tree(self.pid):
+                    st = _status_kib(pid)
+                    total += st.get(b"VmRSS:", 0)
+                    self.hwm_kib = max(self.hwm_kib, st.get(b"VmHWM:", 0))
+                self.tree_kib = max(self.tree_kib, total)
+            else:
+                self.hwm_kib = max(self.hwm_kib, _status_kib(self.pid).get(b"VmHWM:", 0))
             n += 1
-            self._stop.wait(POLL_SECONDS)
+            if self._halt.wait(POLL_SECONDS):
+                return
 
     def stop(self) -> None:
-        self._stop.set()
+        self._halt.set()
         self.join()
 
 
@@ -127,14 +160,19 @@ def run_measured(cmd: list[str], *, stdout_path: str, stderr_path: str, timeout:
     the whole tree."""
     m = Measurement(cmd=[str(c) for c in cmd], stdout_path=stdout_path, stderr_path=stderr_path)
     with open(stdout_path, "wb") as out, open(stderr_path, "wb") as err:
+        parent_hwm = _status_kib("self").get(b"VmHWM:")
+        m.parent_hwm_at_spawn_mib = parent_hwm / 1024.0 if parent_hwm else None
+        busy0 = _machine_busy_s()
         start = time.perf_counter()
         try:
+            # Popen returns once the child has exec'd (it waits on a close-on-exec pipe),
+            # so the sampler never sees the pre-exec image
             proc = subprocess.Popen(m.cmd, stdout=out, stderr=err, stdin=subprocess.DEVNULL, env=env,
                                     cwd=cwd, start_new_session=True)
         except OSError as exc:
             m.error = f"cannot start {m.cmd[0]}: {exc}"
             return m
-        sampler = _TreeSampler(proc.pid) if poll_proc and os.path.isdir("/proc") else None
+        sampler = _Sampler(proc.pid) if poll_proc and os.path.isdir("/proc") else None
         if sampler:
             sampler.start()
         timer = None
@@ -159,6 +197,7 @@ def run_measured(cmd: list[str], *, stdout_path: str, stderr_path: str, timeout:
                     raise
         finally:
             m.wall_s = time.perf_counter() - start
+            busy1 = _machine_busy_s()
             if timer:
                 timer.cancel()
             if sampler:
@@ -166,9 +205,18 @@ def run_measured(cmd: list[str], *, stdout_path: str, stderr_path: str, timeout:
         proc.returncode = os.waitstatus_to_exitcode(status)  # keep Popen from waiting again
     m.returncode = proc.returncode
     m.maxrss_wait4_mib = _maxrss_mib(usage.ru_maxrss)
+    m.cpu_s = usage.ru_utime + usage.ru_stime
+    if busy0 is not None and busy1 is not None and m.wall_s:
+        m.other_cpu_cores = max(0.0, (busy1 - busy0 - m.cpu_s) / m.wall_s)
+    candidates = []
     if sampler:
-        m.tree_rss_polled_mib = sampler.peak_kib / 1024.0
-    m.peak_rss_mib = max(m.maxrss_wait4_mib, m.tree_rss_polled_mib or 0.0)
+        m.hwm_polled_mib = sampler.hwm_kib / 1024.0
+        m.tree_rss_polled_mib = sampler.tree_kib / 1024.0
+        candidates += [m.hwm_polled_mib, m.tree_rss_polled_mib]
+    if not candidates or (m.parent_hwm_at_spawn_mib is not None
+                          and m.maxrss_wait4_mib > m.parent_hwm_at_spawn_mib):
+        candidates.append(m.maxrss_wait4_mib)
+    m.peak_rss_mib = max(candidates)
     try:
         with open(stderr_path, "rb") as f:
             f.seek(max(0, os.path.getsize(stderr_path) - 2000))

@@ -135,10 +135,18 @@ def markdown(results: dict) -> str:
                 if cmp is None:
                     cells += ["", "", ""]
                 else:
-                    cells += [_f(cmp["speedup_wall"], ".2f") + "×", _f(cmp["throughput_ratio"], ".2f") + "×",
-                              f"{_signed(cmp['diff_analogy_pct'], '.1f')} / {_signed(cmp['diff_ws353'], '.3f')}"
-                              f" / {_signed(cmp['diff_simlex'], '.3f')}"]
+                    diffs = [cmp["diff_analogy_pct"], cmp["diff_ws353"], cmp["diff_simlex"]]
+                    cells += [_f(cmp["speedup_wall"], ".2f") + ("×" if cmp["speedup_wall"] else ""),
+                              _f(cmp["throughput_ratio"], ".2f") + ("×" if cmp["throughput_ratio"] else ""),
+                              "–" if all(d is None for d in diffs) else
+                              f"{_signed(diffs[0], '.1f')} / {_signed(diffs[1], '.3f')} / {_signed(diffs[2], '.3f')}"]
             lines.append("| " + " | ".join(cells) + " |")
+    busy = [r for r in results["runs"] if (r.get("other_cpu_cores") or 0) >= 0.2]
+    if busy:
+        worst = max(r["other_cpu_cores"] for r in busy)
+        lines += ["", f"**Note**: during {len(busy)} of {len(results['runs'])} runs other processes used "
+                  f">= 0.2 cores on average (up to {worst:.2f}): those times are inflated by contention "
+                  "(see runs[].other_cpu_cores in results.json)."]
     if results.get("skipped"):
         lines += ["", "## Skipped", ""]
         lines += [f"- {k}: {v}" for k, v in results["skipped"].items()]
@@ -173,7 +181,7 @@ def plots(results: dict, out_dir: str) -> list[str]:
     written = []
 
     # throughput against threads, one panel per mode
-    fig, axes = plt.subplots(1, len(modes), figsize=(4.8 * len(modes), 4.2), squeeze=False)
+    fig, axes = plt.subplots(1, len(modes), figsize=(max(7.0, 4.8 * len(modes)), 4.6), squeeze=False)
     for ax, mode in zip(axes[0], modes):
         for t in tools:
             pts = sorted((r["threads"], r["words_per_sec"]) for r in rows
@@ -192,7 +200,7 @@ def plots(results: dict, out_dir: str) -> list[str]:
         ax.set_ylim(bottom=0)
         ax.grid(alpha=0.3)
         ax.legend()
-    fig.suptitle(f"Throughput on {corpus} (median, bars: min–max over repeats)")
+    fig.suptitle(f"Training throughput on {corpus}\n(median; error bars: min–max over repeats)")
     fig.tight_layout()
     path = os.path.join(out_dir, "throughput.png")
     fig.savefig(path, dpi=110)
@@ -203,7 +211,7 @@ def plots(results: dict, out_dir: str) -> list[str]:
     tmax = max(r["threads"] for r in rows)
     metrics = [("analogy_pct", "analogy accuracy (%)"), ("ws353", "WordSim-353 Spearman"),
                ("simlex", "SimLex-999 Spearman")]
-    fig, axes = plt.subplots(1, len(metrics), figsize=(5.2 * len(metrics), 4.2), squeeze=False)
+    fig, axes = plt.subplots(1, len(metrics), figsize=(5.2 * len(metrics), 4.6), squeeze=False)
     width = 0.8 / max(1, len(tools))
     for ax, (key, label) in zip(axes[0], metrics):
         for j, t in enumerate(tools):
@@ -223,7 +231,7 @@ def plots(results: dict, out_dir: str) -> list[str]:
         ax.axhline(0, color="black", linewidth=0.6)
         ax.grid(axis="y", alpha=0.3)
         ax.legend(fontsize=8)
-    fig.suptitle(f"Quality on {corpus} ({tmax} threads, median over repeats)")
+    fig.suptitle(f"Quality on {corpus} ({tmax} threads, median over repeats; analogy: 3CosAdd, top 30k words)")
     fig.tight_layout()
     path = os.path.join(out_dir, "quality.png")
     fig.savefig(path, dpi=110)
@@ -250,3 +258,20 @@ def write_all(results: dict, out_dir: str) -> list[str]:
     pngs = plots(results, out_dir)
     results["pngs"] = pngs
     return [write_json(results, out_dir), md, *pngs]
+
+
+def main(argv=None) -> int:
+    """python -m benchmarks.report OUT: rebuilds results.md and the PNGs from OUT/results.json."""
+    import sys
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print("usage: python -m benchmarks.report OUT_DIR (rebuilds results.md and PNGs from results.json)")
+        return 2
+    with open(os.path.join(args[0], "results.json")) as f:
+        results = json.load(f)
+    print("wrote " + ", ".join(write_all(results, args[0])))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

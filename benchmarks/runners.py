@@ -91,10 +91,13 @@ class WvEngine(Tool):
         out, stats = prefix + ".bin", prefix + ".stats.json"
         cmd = [sys.executable, "-m", "wv_engine.cli", "word2vec", corpus.plain, "-o", out,
                "--arch", m["arch"], "--loss", m["loss"], "--dim", str(s.dim), "--window", str(s.window),
-               "--negative", str(negatives(mode, s)), "--sample", repr(s.sample),
+               "--sample", repr(s.sample),
                "--min-count", str(s.min_count), "--epochs", str(s.epochs), "--alpha", repr(m["alpha"]),
                "--min-alpha", repr(min_alpha(mode)), "--threads", str(threads), "--seed", str(s.seed),
                "--format", "bin", "--stats-json", stats, "--quiet"]
+        if not m["hs"]:
+            # with --loss hs the core uses no negatives; the CLI rejects --negative 0 (>= 1 only)
+            cmd[cmd.index("--sample"):cmd.index("--sample")] = ["--negative", str(s.negative)]
         return Job(cmd, out, stats)
 
     def throughput(self, job, corpus, s, wall_s, stdout_path):

@@ -87,7 +87,7 @@ def test_unknown_word_and_empty_vocabulary(corpus_file, tmp_path, capsys, text_f
 
 @pytest.mark.parametrize("flag,value", [("--dim", "0"), ("--window", "-1"), ("--epochs", "x"),
                                         ("--threads", "0"), ("--sample", "-0.1"), ("--alpha", "0"),
-                                        ("--negative", "0"), ("--arch", "glove")])
+                                        ("--negative", "-1"), ("--arch", "glove")])
 def test_bad_flag_values_are_rejected_by_the_parser(flag, value, capsys):
     with pytest.raises(SystemExit) as exc:
         main(["word2vec", "in.txt", "-o", "out.bin", flag, value])

@@ -63,7 +63,8 @@ def _add_word2vec(sub) -> None:
                    help="negative sampling, hierarchical softmax, or exact softmax (small vocabularies)")
     p.add_argument("--dim", type=positive_int, default=100)
     p.add_argument("--window", type=positive_int, default=5)
-    p.add_argument("--negative", type=positive_int, default=5)
+    p.add_argument("--negative", type=nonneg_int, default=5,
+                   help="negative samples per positive (>= 1 with --loss ns; ignored otherwise)")
     p.add_argument("--min-count", type=positive_int, default=5)
     p.add_argument("--sample", type=sample_rate, default=1e-3, help="subsampling threshold, 0 to disable")
     p.add_argument("--epochs", type=positive_int, default=5)
@@ -186,13 +187,13 @@ def run_word2vec(args) -> int:
     if args.stats_json:
         _atomic_json(args.stats_json, {
             "vocab_size": len(vocab),
-            "corpus_words": encoded.tokens,
-            "train_words": encoded.words,
+            "corpus_words": encoded.words,  # in-vocabulary tokens: what each epoch trains on
+            "corpus_tokens": encoded.tokens,  # every token in the file, out-of-vocabulary ones too
             "epochs": stats.epochs,
             "threads": model.threads,
             "train_seconds": stats.train_seconds,
             "total_seconds": total,
-            "words_per_sec": encoded.tokens * stats.epochs / stats.train_seconds if stats.train_seconds else 0.0,
+            "words_per_sec": stats.words_per_sec,
             "epoch_loss": stats.epoch_loss,
             "interrupted": interrupted,
             "config": model.config(),

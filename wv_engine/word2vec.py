@@ -49,8 +49,9 @@ class EpochStats:
 
 @dataclass
 class TrainingStats:
-    """Totals of one train() call. words_per_sec counts every corpus word of
-    every epoch (subsampled ones included, as word2vec.c counts)."""
+    """Totals of one train() call. corpus_words are the corpus tokens in the
+    vocabulary (word2vec.c's train_words); words_per_sec counts each of them
+    in every epoch, subsampled ones included, as word2vec.c counts."""
 
     epochs: int = 0
     corpus_words: int = 0

@@ -1,0 +1,178 @@
+"""python -m benchmarks --corpus PATH [--threads 1,2] [--repeats 3] [--quick] [--out DIR]
+    [--word2vec-bin PATH] [--fasttext-bin PATH] [--glove-dir PATH] [--modes sg-ns,cbow-ns,sg-hs]
+
+Runs wv-engine and its peers on the same corpus with the same settings,
+alternating tools (for repeat: for mode: for threads: for tool), measures
+each whole process (wall time, peak RSS), evaluates each vectors file after
+its run (untimed) and writes OUT/results.json, OUT/results.md and PNGs."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+from . import machine, quality, report
+from .corpus import prepare
+from .measure import run_measured
+from .runners import MODES, REPO_ROOT, GloVe, Settings, make_tools
+
+QUICK = {"repeats": 1, "threads": "2", "modes": "sg-ns,cbow-ns"}
+FULL = {"repeats": 3, "threads": "1,2", "modes": "sg-ns,cbow-ns,sg-hs"}
+
+
+def _int_list(text: str) -> list[int]:
+    try:
+        vals = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected comma-separated integers, got {text!r}") from None
+    if not vals or min(vals) < 1:
+        raise argparse.ArgumentTypeError(f"thread counts must be >= 1, got {text!r}")
+    return vals
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split("\n\n", 1)[1],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--corpus", required=True, help="training text (plain, .gz, .bz2 or .xz)")
+    p.add_argument("--threads", help=f"comma-separated thread counts (default {FULL['threads']}; "
+                                     f"--quick: {QUICK['threads']})")
+    p.add_argument("--repeats", type=int, help=f"runs of each configuration (default {FULL['repeats']}; "
+                                               f"--quick: {QUICK['repeats']})")
+    p.add_argument("--quick", action="store_true",
+                   help=f"small configuration: repeats {QUICK['repeats']}, threads {QUICK['threads']}, "
+                        f"modes {QUICK['modes']} (explicit flags still win)")
+    p.add_argument("--out", default=os.path.join("benchmarks", "results"),
+                   help="output folder (default benchmarks/results)")
+    p.add_argument("--modes", help=f"comma-separated, of {', '.join(MODES)} (default all; --quick: {QUICK['modes']})")
+    p.add_argument("--word2vec-bin", metavar="PATH", help="the original word2vec C tool's binary")
+    p.add_argument("--fasttext-bin", metavar="PATH", help="fastText's binary")
+    p.add_argument("--glove-dir", metavar="PATH",
+                   help="Stanford GloVe build/ folder (TODO: not compared yet, skipped with a note)")
+    p.add_argument("--tools", help="comma-separated subset of wv-engine,gensim,word2vec.c,fastText")
+    p.add_argument("--epochs", type=int, default=1)
+    p.add_argument("--dim", type=int, default=100)
+    p.add_argument("--timeout", type=float, default=3600, help="seconds per run before it is killed")
+    p.add_argument("--no-quality", action="store_true", help="skip the (untimed) quality evaluation")
+    p.add_argument("--keep-vectors", action="store_true",
+                   help="keep every trained vectors file (default: deleted after evaluation)")
+    a = p.parse_args(argv)
+    base = QUICK if a.quick else FULL
+    a.repeats = a.repeats if a.repeats is not None else base["repeats"]
+    try:
+        a.threads = _int_list(a.threads or base["threads"])
+    except argparse.ArgumentTypeError as exc:
+        p.error(str(exc))
+    a.modes = [m.strip() for m in (a.modes or base["modes"]).split(",") if m.strip()]
+    bad = [m for m in a.modes if m not in MODES]
+    if bad:
+        p.error(f"unknown mode(s) {', '.join(bad)}; choose from {', '.join(MODES)}")
+    if a.repeats < 1 or a.epochs < 1 or a.dim < 1:
+        p.error("--repeats, --epochs and --dim must be >= 1")
+    if not os.path.isfile(a.corpus):
+        p.error(f"--corpus {a.corpus}: no such file")
+    return a
+
+
+def main(argv=None) -> int:
+    a = parse_args(argv)
+    out = os.path.abspath(a.out)
+    runs_dir = os.path.join(out, "runs")
+    os.makedirs(runs_dir, exist_ok=True)
+    settings = Settings(dim=a.dim, epochs=a.epochs)
+
+    tools, skipped = [], {}
+    wanted = {t.strip().lower() for t in a.tools.split(",")} if a.tools else None
+    for tool in make_tools(a.word2vec_bin, a.fasttext_bin):
+        if wanted is not None and tool.name.lower() not in wanted:
+            continue
+        why = tool.unavailable()
+        if why:
+            skipped[tool.name] = why
+            print(f"skip {tool.name}: {why}")
+        else:
+            tools.append(tool)
+    if a.glove_dir:
+        skipped["GloVe"] = GloVe(a.glove_dir).unavailable()
+        print(f"skip GloVe: {skipped['GloVe']}")
+    if not tools:
+        print("nothing to run", file=sys.stderr)
+        return 2
+
+    corpus = prepare(a.corpus, out)
+    results = {
+        "created": time.strftime("%Y-%m-%d %H:%M:%S %z"),
+        "argv": sys.argv,
+        "config": {"repeats": a.repeats, "threads": a.threads, "modes": a.modes, "quick": a.quick,
+                   "tools": [t.name for t in tools], "timeout_s": a.timeout},
+        "settings": {**settings.to_dict(), "alpha": {m: MODES[m]["alpha"] for m in a.modes},
+                     "min_alpha": "alpha * 1e-4"},
+        "quality_settings": quality.SETTINGS,
+        "machine": machine.describe(REPO_ROOT),
+        "corpus": corpus.__dict__,
+        "skipped": skipped,
+        "runs": [],
+    }
+    env = dict(os.environ)
+    env["PYTHONPATH"] = REPO_ROOT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+
+    total = a.repeats * len(a.modes) * len(a.threads) * len(tools)
+    n = 0
+    started = time.perf_counter()
+    for rep in range(a.repeats):
+        for mode in a.modes:
+            for threads in a.threads:
+                for tool in tools:
+                    n += 1
+                    tag = f"{tool.name}.{mode}.t{threads}.r{rep}".replace("/", "_")
+                    prefix = os.path.join(runs_dir, tag)
+                    job = tool.job(mode, threads, settings, corpus, prefix)
+                    for path in (job.vectors, job.stats):
+                        if path and os.path.exists(path):
+                            os.unlink(path)
+                    print(f"[{n}/{total}] {tool.name} {mode} threads={threads} repeat={rep + 1}/{a.repeats} ...",
+                          end=" ", flush=True)
+                    m = run_measured(job.cmd, stdout_path=prefix + ".stdout", stderr_path=prefix + ".stderr",
+                                     timeout=a.timeout, env=env, cwd=REPO_ROOT)
+                    rec = {"tool": tool.name, "mode": mode, "threads": threads, "repeat": rep,
+                           **m.to_dict(), "vectors": job.vectors}
+                    if m.ok and not os.path.exists(job.vectors):
+                        rec["ok"], rec["error"] = False, f"exit 0 but no vectors file at {job.vectors}"
+                    if rec["ok"]:
+                        try:
+                            tp = tool.throughput(job, corpus, settings, m.wall_s, prefix + ".stdout")
+                            rec.update(words_per_sec=tp["words_per_sec"], words_per_sec_basis=tp["basis"],
+                                       train_seconds=tp["train_seconds"], tool_stats=tp["tool_stats"])
+                        except (OSError, ValueError, KeyError) as exc:
+                            rec["throughput_error"] = f"{type(exc).__name__}: {exc}"
+                        if not a.no_quality:
+                            try:
+                                rec["quality"] = quality.evaluate_file(job.vectors)
+                            except Exception as exc:  # a bad vectors file is a result, not a crash
+                                rec["quality_error"] = f"{type(exc).__name__}: {exc}"
+                        if not a.keep_vectors:
+                            for path in {job.vectors, prefix + ".bin", prefix + ".vec"}:
+                                if os.path.exists(path):
+                                    os.unlink(path)
+                    results["runs"].append(rec)
+                    if rec["ok"]:
+                        q = rec.get("quality") or {}
+                        wps = rec.get("words_per_sec")
+                        print(f"{m.wall_s:.1f} s, {wps or 0:,.0f} words/s, {m.peak_rss_mib:.0f} MiB"
+                              + (f", analogy {q['analogy_pct']:.1f}%" if q.get("analogy_pct") is not None else "")
+                              + (f", WS353 {q['ws353']:.3f}" if q.get("ws353") is not None else "")
+                              + (f", SimLex {q['simlex']:.3f}" if q.get("simlex") is not None else ""))
+                    else:
+                        print(f"FAILED: {rec['error']}")
+                    report.write_json(results, out)   # partial results survive an interruption
+    results["elapsed_s"] = time.perf_counter() - started
+    written = report.write_all(results, out)
+    print("\nwrote " + ", ".join(written))
+    with open(os.path.join(out, "results.md")) as f:
+        print("\n" + f.read())
+    return 0 if all(r["ok"] for r in results["runs"]) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
