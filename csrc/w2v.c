@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "memory.h"
 #include "rng.h"
 #include "vecmath.h"
 
@@ -69,16 +70,21 @@ static inline double ns_update(wv_w2v_model *m, const float *h, int32_t target,
 static inline double hs_update(wv_w2v_model *m, const float *h, int32_t target,
                                float *neu1e, float alpha) {
     const int dim = m->cfg.dim;
-    const uint8_t *code = m->codes + (size_t)target * WV_MAX_CODE_LENGTH;
-    const int32_t *point = m->points + (size_t)target * WV_MAX_CODE_LENGTH;
+    const uint8_t *restrict code = m->codes + (size_t)target * WV_MAX_CODE_LENGTH;
+    const int32_t *restrict point = m->points + (size_t)target * WV_MAX_CODE_LENGTH;
+    const int len = m->code_length[target];
+    /* All dot products first: the path's nodes are distinct and h does not
+     * change during the walk, so this equals word2vec.c's interleaved order
+     * exactly, and the node loads can overlap in the memory system. */
+    float f[WV_MAX_CODE_LENGTH];
+    for (int d = 0; d < len; d++) f[d] = wv_dot(h, m->output + (size_t)point[d] * dim, dim);
     double loss = 0.0;
-    for (int d = 0; d < m->code_length[target]; d++) {
-        float *out = m->output + (size_t)point[d] * dim;
-        float f = wv_dot(h, out, dim);
-        loss -= wv_log_sigmoid(&m->sigmoid, code[d] ? -f : f);
+    for (int d = 0; d < len; d++) {
+        loss -= wv_log_sigmoid(&m->sigmoid, code[d] ? -f[d] : f[d]);
         /* word2vec.c skips (does not saturate) outside the table in HS */
-        if (f <= -WV_SIGMOID_MAX || f >= WV_SIGMOID_MAX) continue;
-        float g = (1.0f - code[d] - m->sigmoid.sigmoid[wv_sigmoid_index(f)]) * alpha;
+        if (f[d] <= -WV_SIGMOID_MAX || f[d] >= WV_SIGMOID_MAX) continue;
+        float g = (1.0f - code[d] - m->sigmoid.sigmoid[wv_sigmoid_index(f[d])]) * alpha;
+        float *out = m->output + (size_t)point[d] * dim;
         wv_axpy(g, out, neu1e, dim);
         wv_axpy(g, h, out, dim);
     }
@@ -129,7 +135,11 @@ static inline void draw_negatives(wv_w2v_model *m, wv_rng *rng, int32_t *negativ
     for (int d = 0; d < m->cfg.negative; d++) negatives[d] = wv_alias_draw(&m->noise, rng);
 }
 
-static void train_sentence(wv_w2v_worker *w, wv_rng *rng, int len, float alpha) {
+/* Trains one sentence. Loss and example counts go to the caller's locals,
+ * not to the worker struct: workers sit side by side in one array, and
+ * per-pair writes there would bounce a shared cache line between cores. */
+static void train_sentence(wv_w2v_worker *w, wv_rng *rng, int len, float alpha,
+                           double *loss, int64_t *examples) {
     wv_w2v_model *m = w->m;
     const int dim = m->cfg.dim, window = m->cfg.window;
     const int n_neg = m->cfg.loss == WV_LOSS_NS ? m->cfg.negative : 0;
@@ -148,8 +158,8 @@ static void train_sentence(wv_w2v_worker *w, wv_rng *rng, int len, float alpha) 
                 float *in = m->input + (size_t)sen[c] * dim;
                 if (n_neg) draw_negatives(m, rng, w->negatives);
                 wv_zero(neu1e, dim);
-                w->loss += predict(m, in, word, w->negatives, n_neg, neu1e, alpha, w->scratch);
-                w->examples++;
+                *loss += predict(m, in, word, w->negatives, n_neg, neu1e, alpha, w->scratch);
+                (*examples)++;
                 wv_axpy(1.0f, neu1e, in, dim);
             }
         } else {
@@ -164,8 +174,8 @@ static void train_sentence(wv_w2v_worker *w, wv_rng *rng, int len, float alpha) 
             if (m->cfg.cbow_mean) wv_scale(1.0f / (float)cw, neu1, dim);
             if (n_neg) draw_negatives(m, rng, w->negatives);
             wv_zero(neu1e, dim);
-            w->loss += predict(m, neu1, word, w->negatives, n_neg, neu1e, alpha, w->scratch);
-            w->examples++;
+            *loss += predict(m, neu1, word, w->negatives, n_neg, neu1e, alpha, w->scratch);
+            (*examples)++;
             /* every context word gets the full (unscaled) error, as word2vec.c */
             for (int c = lo; c <= hi; c++) {
                 if (c == i) continue;
@@ -190,7 +200,8 @@ static void run_worker(wv_w2v_worker *w) {
     wv_rng rng;
     wv_rng_seed(&rng, m->cfg.seed, (uint64_t)w->epoch + 1, (uint64_t)w->thread + 1);
     const int max_len = m->cfg.max_sentence_length;
-    int64_t pos = w->begin, unpublished = 0;
+    int64_t pos = w->begin, unpublished = 0, examples = 0;
+    double loss = 0.0;
     float alpha = wv_w2v_current_alpha(m);
     while (pos < w->end) {
         if (atomic_load_explicit(&m->stop, memory_order_relaxed)) break;
@@ -214,8 +225,8 @@ static void run_worker(wv_w2v_worker *w) {
             unpublished = 0;
             alpha = wv_w2v_current_alpha(m);
         }
-        if (len) train_sentence(w, &rng, len, alpha);
-        if (!isfinite(w->loss)) {
+        if (len) train_sentence(w, &rng, len, alpha, &loss, &examples);
+        if (!isfinite(loss)) {
             int expected = WV_OK;
             atomic_compare_exchange_strong(&m->error, &expected, WV_ERR_DIVERGED);
             atomic_store(&m->stop, 1);
@@ -223,6 +234,8 @@ static void run_worker(wv_w2v_worker *w) {
         }
     }
     atomic_fetch_add_explicit(&m->words_done, unpublished, memory_order_relaxed);
+    w->loss = loss;
+    w->examples = examples;
 }
 
 static void *worker_main(void *arg) {
@@ -259,12 +272,12 @@ int wv_w2v_start_epoch(wv_w2v_model *m, int epoch, int n_threads) {
         w->epoch = epoch;
         w->begin = m->n_ids * t / n_threads;
         w->end = m->n_ids * (t + 1) / n_threads;
-        w->sentence = malloc((size_t)m->cfg.max_sentence_length * sizeof *w->sentence);
-        w->neu1 = malloc(dim * sizeof(float));
-        w->neu1e = malloc(dim * sizeof(float));
-        w->negatives = malloc((size_t)(m->cfg.negative > 0 ? m->cfg.negative : 1) * sizeof(int32_t));
-        w->scratch = m->cfg.loss == WV_LOSS_SOFTMAX
-                         ? malloc((size_t)m->vocab_size * sizeof(float)) : malloc(sizeof(float));
+        w->sentence = wv_alloc_lines((size_t)m->cfg.max_sentence_length * sizeof *w->sentence);
+        w->neu1 = wv_alloc_lines(dim * sizeof(float));
+        w->neu1e = wv_alloc_lines(dim * sizeof(float));
+        w->negatives = wv_alloc_lines((size_t)(m->cfg.negative > 0 ? m->cfg.negative : 1) * sizeof(int32_t));
+        w->scratch = wv_alloc_lines(m->cfg.loss == WV_LOSS_SOFTMAX ? (size_t)m->vocab_size * sizeof(float)
+                                                                   : sizeof(float));
         if (!w->sentence || !w->neu1 || !w->neu1e || !w->negatives || !w->scratch) {
             free_workers(m);
             return WV_ERR_NOMEM;

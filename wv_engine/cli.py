@@ -17,6 +17,8 @@ EXIT_ERROR = 1
 EXIT_INTERRUPTED = 130
 
 FORMATS = {"bin": "word2vec-bin", "txt": "word2vec-txt", "native": "native"}
+# GloVe and SVD vectors: txt is GloVe's own text format (no header).
+MATRIX_FORMATS = {"bin": "word2vec-bin", "txt": "glove-txt", "native": "native"}
 
 
 # ---- argument types: bad values are rejected by the parser with the range --
@@ -112,6 +114,155 @@ def _add_queries(sub) -> None:
     p.set_defaults(run=run_analogy)
 
 
+def memory_size(text: str) -> int:
+    from .cooccur import parse_size
+
+    try:
+        return parse_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _add_matrix_common(p, window: int) -> None:
+    p.add_argument("input", metavar="INPUT", help="training text file")
+    p.add_argument("-o", "--output", required=True, metavar="OUTPUT", help="where to write the vectors")
+    p.add_argument("--dim", type=positive_int, default=100)
+    p.add_argument("--window", type=positive_int, default=window)
+    p.add_argument("--min-count", type=positive_int, default=5)
+    p.add_argument("--threads", type=positive_int, default=None, help="default: the usable cores")
+    p.add_argument("--memory-limit", type=memory_size, default=None, metavar="SIZE",
+                   help="cap on the counting buffers, e.g. 512M or 2G (default: min(RAM/4, 1G)); "
+                        "past it counts spill to temporary files")
+    p.add_argument("--tmp-dir", default=None, metavar="DIR", help="where spilled counts go (default: the "
+                                                                   "system's temporary directory)")
+    p.add_argument("--max-vocab-size", type=positive_int, default=None)
+    p.add_argument("--format", choices=list(MATRIX_FORMATS), default="txt",
+                   help="txt: GloVe text (no header); bin: word2vec binary; native: ours")
+    p.add_argument("--save-cooccurrence", metavar="PATH",
+                   help="also write the co-occurrence matrix (.npz, or Stanford's records if PATH ends in .bin)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar or messages")
+
+
+def _add_glove(sub) -> None:
+    p = sub.add_parser("glove", help="train GloVe vectors on a text file",
+                       description="Count co-occurrences (memory-bounded, multithreaded) and train GloVe "
+                                   "with AdaGrad, as Stanford's glove.c.")
+    _add_matrix_common(p, window=10)
+    p.add_argument("--x-max", type=positive_float, default=100.0, help="weighting cutoff (Stanford's demo: 10)")
+    p.add_argument("--alpha", type=positive_float, default=0.75, help="weighting exponent")
+    p.add_argument("--epochs", type=positive_int, default=25)
+    p.add_argument("--eta", type=positive_float, default=0.05, help="AdaGrad's initial learning rate")
+    p.add_argument("--seed", type=_number(int, 0, 2**63 - 1), default=1)
+    p.add_argument("--output-vectors", choices=["sum", "word", "concat"], default="sum",
+                   help="W + W~ (default), W only, or W and W~ side by side")
+    p.add_argument("--header", action="store_true", help="write a 'V D' header line in txt format")
+    p.add_argument("--checkpoint", metavar="PATH", help="save parameters and AdaGrad state here at the end "
+                                                        "(and on Ctrl-C), to resume with --resume")
+    p.add_argument("--resume", metavar="PATH", help="continue from a checkpoint (its vocabulary and state)")
+    p.add_argument("--stats-json", metavar="PATH", help="write timings and per-epoch cost as JSON")
+    p.set_defaults(run=run_glove)
+
+
+def _add_svd(sub) -> None:
+    p = sub.add_parser("svd", help="PPMI + truncated SVD vectors from co-occurrence counts",
+                       description="Positive PMI (context smoothing 0.75, optional shift log k) of the "
+                                   "co-occurrence matrix, factorised by truncated SVD.")
+    _add_matrix_common(p, window=10)
+    p.add_argument("--cds", type=positive_float, default=0.75, help="context distribution smoothing")
+    p.add_argument("--shift", type=_number(float, 1, None), default=1.0, help="k of the shift log k")
+    p.add_argument("--eig", type=_number(float, 0, None), default=0.5, help="eigenvalue weighting p")
+    p.set_defaults(run=run_svd)
+
+
+def _save_matrix_vectors(args, vectors) -> None:
+    from .io import save_vectors
+
+    kwargs = {"header": True} if args.format == "txt" and getattr(args, "header", False) else {}
+    save_vectors(vectors, args.output, MATRIX_FORMATS[args.format], **kwargs)
+
+
+def _save_cooccurrence(args, matrix) -> None:
+    from . import cooccur
+
+    if args.save_cooccurrence.endswith(".bin"):
+        cooccur.write_records(matrix, args.save_cooccurrence)
+    else:
+        cooccur.save_npz(matrix, args.save_cooccurrence)
+
+
+def run_glove(args) -> int:
+    from .glove import GloVe
+
+    started = time.perf_counter()
+    progress = False if args.quiet else None
+    settings = dict(dim=args.dim, window=args.window, x_max=args.x_max, alpha=args.alpha, epochs=args.epochs,
+                    eta=args.eta, min_count=args.min_count, threads=args.threads, seed=args.seed,
+                    memory_limit=args.memory_limit, tmp_dir=args.tmp_dir,
+                    max_vocab_size=args.max_vocab_size, output=args.output_vectors)
+    settings = {k: v for k, v in settings.items() if v is not None}
+    if args.resume:
+        model = GloVe.load_checkpoint(args.resume, **settings)
+        _say(args, f"resuming from {args.resume} after {model.epochs_trained} epoch(s)")
+    else:
+        model = GloVe(**settings)
+        _say(args, f"counting words in {args.input}")
+        model.build_vocab(args.input)
+    vocab = model.vocab
+    _say(args, f"vocabulary: {len(vocab):,} words (min_count {model.min_count}); counting co-occurrences "
+               f"(window {model.window}, {model.threads} threads)")
+    matrix = model.count(args.input, progress=progress)
+    count_seconds = time.perf_counter() - started
+    _say(args, f"{matrix.nnz:,} non-zeros in {count_seconds:.1f} s")
+    if args.save_cooccurrence:
+        _save_cooccurrence(args, matrix)
+    model.cooccurrence = None  # the training records replace it: keep the peak memory down
+    interrupted = False
+    try:
+        stats = model.train(matrix, progress=progress, _drop_matrix=True)
+    except KeyboardInterrupt:
+        interrupted = True
+        stats = model.last_stats
+        _say(args, f"interrupted after {len(stats.epochs)} full epoch(s): saving what is trained")
+    del matrix
+    if args.checkpoint:
+        model.save_checkpoint(args.checkpoint)
+    _save_matrix_vectors(args, model.vectors)
+    total = time.perf_counter() - started
+    _say(args, f"wrote {len(vocab):,} vectors to {args.output} ({total:.1f} s in all)")
+    if args.stats_json:
+        _atomic_json(args.stats_json, {
+            "vocab_size": len(vocab), "nonzeros": stats.nonzeros, "count_seconds": count_seconds,
+            "train_seconds": stats.train_seconds, "total_seconds": total, "epoch_cost": stats.epoch_cost,
+            "epochs": len(stats.epochs), "threads": model.threads, "interrupted": interrupted,
+            "config": model.config(),
+        })
+    return EXIT_INTERRUPTED if interrupted else 0
+
+
+def run_svd(args) -> int:
+    from . import cooccur
+    from .svd import svd_vectors
+    from .vectors import Vectors
+    from .vocab import Vocabulary
+    from .word2vec import default_threads
+
+    started = time.perf_counter()
+    vocab = Vocabulary.build(args.input, args.min_count, args.max_vocab_size)
+    _say(args, f"vocabulary: {len(vocab):,} words; counting co-occurrences (window {args.window})")
+    matrix = cooccur.count(args.input, vocab, args.window, True, args.threads or default_threads(),
+                           args.memory_limit, args.tmp_dir, progress=False if args.quiet else None)
+    if args.save_cooccurrence:
+        _save_cooccurrence(args, matrix)
+    _say(args, f"{matrix.nnz:,} non-zeros; PPMI + SVD to {args.dim} dimensions")
+    matrix_vectors = svd_vectors(matrix, args.dim, args.cds, args.shift, args.eig)
+    vectors = Vectors(vocab.words, matrix_vectors, vocab.counts,
+                      metadata={"trainer": "ppmi-svd", "window": args.window, "cds": args.cds,
+                                "shift": args.shift, "eig": args.eig})
+    _save_matrix_vectors(args, vectors)
+    _say(args, f"wrote {len(vocab):,} vectors to {args.output} ({time.perf_counter() - started:.1f} s in all)")
+    return 0
+
+
 def _add_demo(sub) -> None:
     p = sub.add_parser("demo", help="train on the shipped demo corpus and show what the vectors know",
                        description="Trains skip-gram on Emma + Moby-Dick (shipped, public domain), prints "
@@ -136,6 +287,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"wv-engine {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     _add_word2vec(sub)
+    _add_glove(sub)
+    _add_svd(sub)
     _add_queries(sub)
     _add_demo(sub)
     return parser

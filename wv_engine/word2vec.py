@@ -16,6 +16,7 @@ import numpy as np
 
 from . import _word2vec
 from .corpus import CorpusSource, EncodedCorpus, encode
+from .epochs import run_epoch
 from .progress import Progress
 from .vectors import Vectors
 from .vocab import Vocabulary
@@ -23,7 +24,6 @@ from .vocab import Vocabulary
 ARCHS = ("skipgram", "cbow")
 LOSSES = ("ns", "hs", "softmax")
 SOFTMAX_MAX_VOCAB = 20000  # the exact softmax is O(V) per prediction
-POLL_SECONDS = 0.05
 
 
 def default_threads() -> int:
@@ -230,20 +230,15 @@ class Word2Vec:
             for e in range(epochs):
                 t0 = time.perf_counter()
                 done0 = core.words_done
-                core.start_epoch(self.epochs_trained, threads)
                 try:
-                    while core.running:
-                        time.sleep(POLL_SECONDS)
-                        bar.update(core.words_done, epoch=f"{e + 1}/{epochs}", alpha=f"{core.alpha:.5f}")
+                    loss_sum, examples = run_epoch(
+                        core, lambda: core.start_epoch(self.epochs_trained, threads),
+                        lambda done: bar.update(done, epoch=f"{e + 1}/{epochs}", alpha=f"{core.alpha:.5f}"))
                 except BaseException:
-                    core.request_stop()
-                    core.join_epoch()
                     stats.interrupted = True
                     raise
                 finally:
                     stats.train_seconds = time.perf_counter() - start
-                loss_sum, examples = core.join_epoch()
-                bar.update(core.words_done)
                 es = EpochStats(epoch=self.epochs_trained, loss=loss_sum / max(examples, 1),
                                 examples=examples, words=core.words_done - done0,
                                 seconds=time.perf_counter() - t0, alpha=core.alpha)

@@ -1,0 +1,74 @@
+/* GloVe co-occurrence counting over an encoded corpus (ids, -1 = sentence
+ * end), as Stanford's cooccur.c counts: symmetric window, each pair weighted
+ * 1/distance (or 1), never across a sentence, self-pairs counted.
+ *
+ * T threads count their shards (a thread looks back into the previous shard
+ * for left context, so every pair is counted exactly once). Frequent pairs go
+ * to a dense table (cooccur.c's rank-product region); the others to a record
+ * buffer that is sorted into runs, kept in memory up to the cap and spilled
+ * to unlinked temporary files past it, merged with bounded fan-in.
+ *
+ * Sums are kept in integer units of 1/LCM(1..min(window, 20)), so they are
+ * exact for windows up to 20 (beyond, 1/d is rounded to a unit: relative
+ * error < 1e-7) and independent of summation order: the result is the same
+ * for any thread count and any memory cap. */
+#ifndef WV_COOCCUR_H
+#define WV_COOCCUR_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define WV_COOC_EXACT_WINDOW 20 /* LCM(1..20) = 232,792,560 units per 1.0 */
+#define WV_COOC_FAN_IN 32     /* runs merged at once (bounds open files) */
+
+enum {
+    WV_COOC_OK = 0,
+    WV_COOC_NOMEM = 1,
+    WV_COOC_IO = 2,        /* a temporary file could not be written or read */
+    WV_COOC_TOO_SMALL = 3, /* memory_limit too small to make progress */
+    WV_COOC_STOPPED = 4,   /* the stop flag was raised */
+    WV_COOC_THREAD = 5,
+};
+
+/* A stop request shared with the caller's thread. */
+typedef _Atomic int wv_flag;
+
+typedef struct {
+    int32_t vocab_size;
+    int window;
+    int distance_weighting;  /* 1: add 1/d (GloVe); 0: add 1 */
+    int threads;
+    size_t memory_limit;     /* bytes, all threads together */
+    const char *tmp_dir;     /* directory for spilled runs */
+} wv_cooc_config;
+
+/* Upper triangle (row <= col) of the symmetric matrix, sorted by (row, col);
+ * value = units / unit, and the diagonal holds X[w][w] / 2 (each
+ * self-pair is one record; the full matrix counts it from both sides). */
+typedef struct {
+    int64_t n;
+    int32_t *rows, *cols;
+    int64_t *units;
+    int64_t unit;            /* units per 1.0 */
+    int64_t spilled_runs;    /* runs written to temporary files */
+    int64_t merge_passes;    /* intermediate merges to bound the fan-in */
+    int64_t dense_cells;     /* size of the dense region per thread */
+    _Atomic int64_t positions_done; /* progress: corpus positions counted */
+} wv_cooc_result;
+
+/* Counts; on success out owns malloc'ed arrays (free with wv_cooc_free).
+ * stop may be NULL; when it becomes non-zero the count ends with
+ * WV_COOC_STOPPED. Temporary files never outlive the call. */
+int wv_cooccur_count(const wv_cooc_config *cfg, const int32_t *ids, int64_t n_ids,
+                     wv_cooc_result *out, wv_flag *stop);
+void wv_cooc_free(wv_cooc_result *r);
+
+/* Builds the full symmetric CSR (float32 values) from the upper triangle:
+ * indptr[V+1] (int64), indices[nnz] (int32), data[nnz] (float32), where
+ * nnz = 2 * n - (diagonal records). Arrays are the caller's. */
+void wv_cooc_to_csr(const wv_cooc_result *r, int32_t vocab_size, int64_t *indptr,
+                    int32_t *indices, float *data);
+int64_t wv_cooc_full_nnz(const wv_cooc_result *r);
+
+#endif

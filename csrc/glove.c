@@ -1,0 +1,172 @@
+#include "glove.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "memory.h"
+#include "rng.h"
+#include "vecmath.h"
+
+#define PROGRESS_STEP 65536
+
+struct wv_glove_worker {
+    wv_glove_model *m;
+    int64_t begin, end;
+    float *scratch;   /* 2 * dim: the pending updates of both vectors */
+    double cost;
+};
+
+void wv_glove_model_init(wv_glove_model *m) {
+    atomic_store(&m->records_done, 0);
+    atomic_store(&m->stop, 0);
+    atomic_store(&m->active_workers, 0);
+    m->n_threads = 0;
+    m->running = 0;
+    m->workers = NULL;
+}
+
+static inline float clip(float g) {
+    return g > WV_GLOVE_GRAD_CLIP ? WV_GLOVE_GRAD_CLIP : (g < -WV_GLOVE_GRAD_CLIP ? -WV_GLOVE_GRAD_CLIP : g);
+}
+
+static inline float finite_or_zero(float x) { return isfinite(x) ? x : 0.0f; }
+
+static inline double update(wv_glove_model *m, const wv_glove_record *r, float *scratch) {
+    const int dim = m->dim;
+    float *wi = m->word + (size_t)r->row * dim, *wj = m->context + (size_t)r->col * dim;
+    float *gi = m->word_gradsq + (size_t)r->row * dim, *gj = m->context_gradsq + (size_t)r->col * dim;
+    float diff = wv_dot(wi, wj, dim) + m->word_bias[r->row] + m->context_bias[r->col] - r->log_x;
+    float fdiff = r->weight * diff;
+    if (!isfinite(diff) || !isfinite(fdiff)) return 0.0; /* glove.c skips such a record */
+    float *ui = scratch, *uj = scratch + dim;
+    float sum_i = 0.0f, sum_j = 0.0f;
+    const float eta = m->eta;
+    for (int b = 0; b < dim; b++) {
+        float t1 = clip(fdiff * wj[b]) * eta;
+        float t2 = clip(fdiff * wi[b]) * eta;
+        ui[b] = t1 / sqrtf(gi[b]);
+        uj[b] = t2 / sqrtf(gj[b]);
+        sum_i += ui[b];
+        sum_j += uj[b];
+        gi[b] += t1 * t1;
+        gj[b] += t2 * t2;
+    }
+    if (isfinite(sum_i) && isfinite(sum_j)) {
+        wv_axpy(-1.0f, ui, wi, dim);
+        wv_axpy(-1.0f, uj, wj, dim);
+    }
+    /* biases: glove.c steps them with fdiff, not fdiff * eta */
+    m->word_bias[r->row] -= finite_or_zero(fdiff / sqrtf(m->word_bias_gradsq[r->row]));
+    m->context_bias[r->col] -= finite_or_zero(fdiff / sqrtf(m->context_bias_gradsq[r->col]));
+    float f2 = fdiff * fdiff;
+    m->word_bias_gradsq[r->row] += f2;
+    m->context_bias_gradsq[r->col] += f2;
+    return 0.5 * (double)fdiff * (double)diff;
+}
+
+double wv_glove_step(wv_glove_model *m, const wv_glove_record *r, float *scratch) {
+    return update(m, r, scratch);
+}
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && !defined(WV_NO_MULTIVERSION)
+#define WV_MULTIVERSION __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define WV_MULTIVERSION
+#endif
+
+WV_MULTIVERSION
+static void run_worker(wv_glove_worker *w) {
+    wv_glove_model *m = w->m;
+    int64_t since = 0;
+    double cost = 0.0; /* a local: workers share cache lines in their array */
+    for (int64_t p = w->begin; p < w->end; p++) {
+        cost += update(m, &m->records[p], w->scratch);
+        if (++since == PROGRESS_STEP) {
+            atomic_fetch_add_explicit(&m->records_done, since, memory_order_relaxed);
+            since = 0;
+            if (atomic_load_explicit(&m->stop, memory_order_relaxed)) break;
+        }
+    }
+    atomic_fetch_add_explicit(&m->records_done, since, memory_order_relaxed);
+    w->cost = cost;
+}
+
+static void *worker_main(void *arg) {
+    wv_glove_worker *w = arg;
+    run_worker(w);
+    atomic_fetch_sub(&w->m->active_workers, 1);
+    return NULL;
+}
+
+static void free_workers(wv_glove_model *m) {
+    if (!m->workers) return;
+    for (int t = 0; t < m->n_threads; t++) free(m->workers[t].scratch);
+    free(m->workers);
+    m->workers = NULL;
+    m->n_threads = 0;
+}
+
+int wv_glove_start_epoch(wv_glove_model *m, int n_threads) {
+    if (m->running) return 4;
+    if (n_threads < 1) n_threads = 1;
+    atomic_store(&m->stop, 0);
+    atomic_store(&m->records_done, 0);
+    m->workers = calloc((size_t)n_threads, sizeof *m->workers);
+    if (!m->workers) return 1;
+    m->n_threads = n_threads;
+    for (int t = 0; t < n_threads; t++) {
+        wv_glove_worker *w = &m->workers[t];
+        w->m = m;
+        w->begin = m->n_records * t / n_threads;
+        w->end = m->n_records * (t + 1) / n_threads;
+        w->scratch = wv_alloc_lines(2 * (size_t)m->dim * sizeof(float));
+        if (!w->scratch) {
+            free_workers(m);
+            return 1;
+        }
+    }
+    m->running = 1;
+    atomic_store(&m->active_workers, n_threads);
+    if (wv_threads_start(&m->threads, n_threads, worker_main, m->workers, sizeof *m->workers)) {
+        atomic_store(&m->stop, 1);
+        atomic_fetch_sub(&m->active_workers, n_threads - m->threads.started);
+        return 2; /* join_epoch still joins the started threads */
+    }
+    return 0;
+}
+
+int wv_glove_join_epoch(wv_glove_model *m, double *cost) {
+    *cost = 0.0;
+    if (!m->running) return 0;
+    int failed = m->threads.started < m->n_threads;
+    wv_threads_join(&m->threads);
+    for (int t = 0; t < m->n_threads; t++) *cost += m->workers[t].cost;
+    free_workers(m);
+    m->running = 0;
+    return failed ? 2 : 0;
+}
+
+int wv_glove_make_records(const int64_t *indptr, const int32_t *indices, const float *data,
+                          int32_t n_rows, double x_max, double alpha, uint64_t seed,
+                          wv_glove_record *out) {
+    int64_t n = indptr[n_rows];
+    for (int32_t i = 0; i < n_rows; i++) {
+        for (int64_t e = indptr[i]; e < indptr[i + 1]; e++) {
+            double x = data[e];
+            if (!(x > 0.0) || !isfinite(x)) return -1;
+            out[e].row = i;
+            out[e].col = indices[e];
+            out[e].log_x = (float)log(x);
+            out[e].weight = x > x_max ? 1.0f : (float)pow(x / x_max, alpha);
+        }
+    }
+    wv_rng rng;
+    wv_rng_seed(&rng, seed, 0x61C8864680B583EBULL, 0);
+    for (int64_t k = n - 1; k > 0; k--) {
+        int64_t j = (int64_t)(wv_rng_next(&rng) % (uint64_t)(k + 1));
+        wv_glove_record t = out[k];
+        out[k] = out[j];
+        out[j] = t;
+    }
+    return 0;
+}

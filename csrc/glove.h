@@ -1,0 +1,59 @@
+/* GloVe training: weighted least squares over co-occurrence records with
+ * AdaGrad, as Stanford's glove.c does it (accumulators start at 1, gradient
+ * components clipped at +-100 before eta, biases stepped without eta, NaN
+ * updates skipped), in float32, on T lock-free (Hogwild) threads. */
+#ifndef WV_GLOVE_H
+#define WV_GLOVE_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "parallel.h"
+
+#define WV_GLOVE_GRAD_CLIP 100.0f
+
+/* One training record: the pair and what the loss needs of x = X[i][j],
+ * precomputed once instead of every epoch. */
+typedef struct {
+    int32_t row, col;
+    float log_x;     /* log(x) */
+    float weight;    /* f(x) = min(1, (x / x_max)^alpha) */
+} wv_glove_record;
+
+typedef struct wv_glove_worker wv_glove_worker;
+
+typedef struct {
+    int dim;
+    int32_t vocab_size;
+    float eta;
+    float *word, *context;            /* V x dim */
+    float *word_bias, *context_bias;  /* V */
+    float *word_gradsq, *context_gradsq;          /* V x dim, start at 1 */
+    float *word_bias_gradsq, *context_bias_gradsq; /* V, start at 1 */
+    const wv_glove_record *records;
+    int64_t n_records;
+    _Atomic int64_t records_done;
+    _Atomic int stop;
+    _Atomic int active_workers;
+    int n_threads, running;
+    wv_glove_worker *workers;
+    wv_threads threads;
+} wv_glove_model;
+
+void wv_glove_model_init(wv_glove_model *m);
+/* One epoch over the records on n_threads threads (contiguous ranges);
+ * returns at once. WV_OK-style codes: 0, 1 no memory, 2 thread failure, 4 busy. */
+int wv_glove_start_epoch(wv_glove_model *m, int n_threads);
+/* Waits; cost receives the epoch's summed 0.5 * f(x) * diff^2 (float64). */
+int wv_glove_join_epoch(wv_glove_model *m, double *cost);
+
+/* One record's update exactly as the loop does it (tests). Returns its cost. */
+double wv_glove_step(wv_glove_model *m, const wv_glove_record *r, float *scratch);
+
+/* Records from a CSR matrix (float32 values > 0), shuffled with the seed
+ * (Fisher-Yates). out has nnz entries. Returns 0, or -1 on a value <= 0. */
+int wv_glove_make_records(const int64_t *indptr, const int32_t *indices, const float *data,
+                          int32_t n_rows, double x_max, double alpha, uint64_t seed,
+                          wv_glove_record *out);
+
+#endif

@@ -1,0 +1,17 @@
+/* Cache-line-aligned allocation for per-thread scratch buffers: buffers of
+ * different threads must not share a cache line, or every write by one
+ * thread evicts the line from the other's cache (false sharing). */
+#ifndef WV_MEMORY_H
+#define WV_MEMORY_H
+
+#include <stdlib.h>
+
+#define WV_CACHE_LINE 64
+
+/* free() releases it; NULL on failure. */
+static inline void *wv_alloc_lines(size_t bytes) {
+    size_t rounded = (bytes + WV_CACHE_LINE - 1) / WV_CACHE_LINE * WV_CACHE_LINE;
+    return aligned_alloc(WV_CACHE_LINE, rounded ? rounded : WV_CACHE_LINE);
+}
+
+#endif

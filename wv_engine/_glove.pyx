@@ -1,0 +1,336 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""Thin bindings to the C co-occurrence counter (csrc/cooccur.c) and the
+GloVe AdaGrad trainer (csrc/glove.c). Shapes and ranges are checked here
+once; the C loops trust them. Long calls release the GIL."""
+
+import numpy as np
+from libc.stdint cimport int32_t, int64_t, uint64_t
+
+
+cdef extern from "cooccur.h":
+    ctypedef int wv_flag
+    int WV_COOC_OK, WV_COOC_NOMEM, WV_COOC_IO, WV_COOC_TOO_SMALL, WV_COOC_STOPPED, WV_COOC_THREAD
+    ctypedef struct wv_cooc_config:
+        int32_t vocab_size
+        int window
+        int distance_weighting
+        int threads
+        size_t memory_limit
+        const char *tmp_dir
+    ctypedef struct wv_cooc_result:
+        int64_t n
+        int32_t *rows
+        int32_t *cols
+        int64_t *units
+        int64_t unit
+        int64_t spilled_runs
+        int64_t merge_passes
+        int64_t dense_cells
+    int wv_cooccur_count(const wv_cooc_config *cfg, const int32_t *ids, int64_t n_ids,
+                         wv_cooc_result *out, wv_flag *stop) nogil
+    void wv_cooc_free(wv_cooc_result *r) nogil
+    void wv_cooc_to_csr(const wv_cooc_result *r, int32_t vocab_size, int64_t *indptr,
+                        int32_t *indices, float *data) nogil
+    int64_t wv_cooc_full_nnz(const wv_cooc_result *r) nogil
+
+
+cdef extern from "glove.h":
+    ctypedef struct wv_glove_record:
+        int32_t row
+        int32_t col
+        float log_x
+        float weight
+    ctypedef struct wv_glove_model:
+        int dim
+        int32_t vocab_size
+        float eta
+        float *word
+        float *context
+        float *word_bias
+        float *context_bias
+        float *word_gradsq
+        float *context_gradsq
+        float *word_bias_gradsq
+        float *context_bias_gradsq
+        const wv_glove_record *records
+        int64_t n_records
+        int running
+    void wv_glove_model_init(wv_glove_model *m) nogil
+    int wv_glove_start_epoch(wv_glove_model *m, int n_threads) nogil
+    int wv_glove_join_epoch(wv_glove_model *m, double *cost) nogil
+    double wv_glove_step(wv_glove_model *m, const wv_glove_record *r, float *scratch) nogil
+    int wv_glove_make_records(const int64_t *indptr, const int32_t *indices, const float *data,
+                              int32_t n_rows, double x_max, double alpha, uint64_t seed,
+                              wv_glove_record *out) nogil
+
+
+cdef extern from *:
+    """
+    #include <stdatomic.h>
+    static inline int64_t wv_cooc_progress(wv_cooc_result *r) { return atomic_load(&r->positions_done); }
+    static inline void wv_flag_set(wv_flag *flag) { atomic_store(flag, 1); }
+    static inline int64_t wv_glove_done(wv_glove_model *m) { return atomic_load(&m->records_done); }
+    static inline int wv_glove_active(wv_glove_model *m) { return atomic_load(&m->active_workers); }
+    static inline void wv_glove_request_stop(wv_glove_model *m) { atomic_store(&m->stop, 1); }
+    """
+    int64_t wv_cooc_progress(wv_cooc_result *r) nogil
+    void wv_flag_set(wv_flag *flag) nogil
+    int64_t wv_glove_done(wv_glove_model *m) nogil
+    int wv_glove_active(wv_glove_model *m) nogil
+    void wv_glove_request_stop(wv_glove_model *m) nogil
+
+
+RECORD_DTYPE = np.dtype([("row", "<i4"), ("col", "<i4"), ("log_x", "<f4"), ("weight", "<f4")])
+
+
+class CooccurrenceStopped(Exception):
+    """The count was stopped (Ctrl-C); nothing was kept."""
+
+
+cdef class CooccurrenceCount:
+    """One count over an encoded corpus. run() blocks (GIL released), so call
+    it from a thread; positions_done and request_stop() work meanwhile."""
+    cdef wv_cooc_config cfg
+    cdef wv_cooc_result res
+    cdef wv_flag stop_flag
+    cdef int32_t[::1] ids
+    cdef bytes tmp_dir
+    cdef public int status
+    cdef bint have
+
+    def __cinit__(self):
+        self.have = False
+        self.stop_flag = 0
+        self.status = -1
+
+    def __init__(self, int32_t[::1] ids not None, int32_t vocab_size, int window,
+                 bint distance_weighting, int threads, size_t memory_limit, str tmp_dir):
+        if vocab_size < 1 or window < 1 or threads < 1:
+            raise ValueError("vocab_size, window and threads must be >= 1")
+        arr = np.asarray(ids)
+        if arr.size and (arr.min() < -1 or arr.max() >= vocab_size):
+            raise ValueError("the encoded corpus holds ids outside the vocabulary")
+        self.ids = ids
+        self.tmp_dir = tmp_dir.encode()
+        self.cfg.vocab_size = vocab_size
+        self.cfg.window = window
+        self.cfg.distance_weighting = distance_weighting
+        self.cfg.threads = threads
+        self.cfg.memory_limit = memory_limit
+        self.cfg.tmp_dir = self.tmp_dir
+
+    def __dealloc__(self):
+        if self.have:
+            wv_cooc_free(&self.res)
+
+    def run(self):
+        cdef int rc
+        cdef const int32_t *p = &self.ids[0] if self.ids.shape[0] else NULL
+        cdef int64_t n = self.ids.shape[0]
+        with nogil:
+            rc = wv_cooccur_count(&self.cfg, p, n, &self.res, &self.stop_flag)
+        self.status = rc
+        self.have = rc == WV_COOC_OK
+
+    def check(self):
+        """Raises the error of a finished run, if any."""
+        rc = self.status
+        if rc == WV_COOC_OK:
+            return
+        if rc == WV_COOC_STOPPED:
+            raise CooccurrenceStopped("co-occurrence counting was stopped")
+        if rc == WV_COOC_TOO_SMALL:
+            raise ValueError(
+                f"memory_limit={self.cfg.memory_limit:,} bytes is too small to make progress with "
+                f"{self.cfg.threads} thread(s): give at least {self.cfg.threads * 4096 * 16 * 4:,} bytes")
+        if rc == WV_COOC_NOMEM:
+            raise MemoryError("out of memory while counting co-occurrences; lower memory_limit")
+        if rc == WV_COOC_IO:
+            raise OSError(f"cannot write or read temporary files in {self.tmp_dir.decode()!r} "
+                          "(disk full?); set tmp_dir")
+        raise RuntimeError(f"co-occurrence counting failed (code {rc})")
+
+    def request_stop(self):
+        wv_flag_set(&self.stop_flag)
+
+    @property
+    def positions_done(self):
+        return wv_cooc_progress(&self.res)
+
+    @property
+    def spilled_runs(self):
+        return self.res.spilled_runs
+
+    @property
+    def merge_passes(self):
+        return self.res.merge_passes
+
+    def upper(self):
+        """The upper triangle (row <= col) as rows, cols (int32) and values
+        (float64); the diagonal holds X[w][w] / 2."""
+        self.check()
+        cdef int64_t n = self.res.n
+        rows = np.empty(n, dtype=np.int32)
+        cols = np.empty(n, dtype=np.int32)
+        units = np.empty(n, dtype=np.int64)
+        cdef int32_t[::1] r = rows
+        cdef int32_t[::1] c = cols
+        cdef int64_t[::1] u = units
+        cdef int64_t i
+        with nogil:
+            for i in range(n):
+                r[i] = self.res.rows[i]
+                c[i] = self.res.cols[i]
+                u[i] = self.res.units[i]
+        return rows, cols, units / float(self.res.unit)
+
+    def to_csr(self):
+        """(indptr int64, indices int32, data float32) of the full symmetric
+        matrix; frees the C result."""
+        self.check()
+        cdef int64_t nnz = wv_cooc_full_nnz(&self.res)
+        cdef int32_t V = self.cfg.vocab_size
+        indptr = np.empty(V + 1, dtype=np.int64)
+        indices = np.empty(max(nnz, 1), dtype=np.int32)[:nnz]
+        data = np.empty(max(nnz, 1), dtype=np.float32)[:nnz]
+        cdef int64_t[::1] ip = indptr
+        cdef int32_t[::1] ix = np.empty(1, dtype=np.int32) if nnz == 0 else indices
+        cdef float[::1] dt = np.empty(1, dtype=np.float32) if nnz == 0 else data
+        with nogil:
+            wv_cooc_to_csr(&self.res, V, &ip[0], &ix[0], &dt[0])
+            wv_cooc_free(&self.res)
+        self.have = False
+        self.status = -2
+        return indptr, indices, data
+
+
+def make_records(int64_t[::1] indptr not None, int32_t[::1] indices not None, float[::1] data not None,
+                 double x_max, double alpha, uint64_t seed):
+    """Shuffled training records (RECORD_DTYPE) of a CSR matrix."""
+    cdef int32_t n_rows = indptr.shape[0] - 1
+    cdef int64_t nnz = indices.shape[0]
+    if n_rows < 1 or data.shape[0] != nnz or indptr[n_rows] != nnz or indptr[0] != 0:
+        raise ValueError("inconsistent CSR arrays")
+    if np.any(np.diff(np.asarray(indptr)) < 0):
+        raise ValueError("indptr must be non-decreasing")
+    if nnz and (np.asarray(indices).min() < 0 or np.asarray(indices).max() >= n_rows):
+        raise ValueError("column ids outside the vocabulary")
+    records = np.empty(max(nnz, 1), dtype=RECORD_DTYPE)[:nnz]
+    if nnz == 0:
+        return records
+    cdef unsigned char[::1] raw = records.view(np.uint8)
+    cdef wv_glove_record *out = <wv_glove_record *>&raw[0]
+    cdef int rc
+    with nogil:
+        rc = wv_glove_make_records(&indptr[0], &indices[0], &data[0], n_rows, x_max, alpha, seed, out)
+    if rc:
+        raise ValueError("co-occurrence values must be finite and > 0")
+    return records
+
+
+cdef class GloVeCore:
+    """Holds the C GloVe model: pointers into numpy arrays kept alive here."""
+    cdef wv_glove_model m
+    cdef object _keep
+
+    def __cinit__(self):
+        wv_glove_model_init(&self.m)
+        self._keep = ()
+
+    def __init__(self, *, float eta, float[:, ::1] word not None, float[:, ::1] context not None,
+                 float[::1] word_bias not None, float[::1] context_bias not None,
+                 float[:, ::1] word_gradsq not None, float[:, ::1] context_gradsq not None,
+                 float[::1] word_bias_gradsq not None, float[::1] context_bias_gradsq not None):
+        cdef int32_t V = word.shape[0]
+        cdef int dim = word.shape[1]
+        if V < 1 or dim < 1:
+            raise ValueError("empty parameters")
+        if (context.shape[0] != V or context.shape[1] != dim or word_gradsq.shape[0] != V
+                or word_gradsq.shape[1] != dim or context_gradsq.shape[0] != V
+                or context_gradsq.shape[1] != dim):
+            raise ValueError("parameter matrices must all be (vocab_size, dim)")
+        if (word_bias.shape[0] != V or context_bias.shape[0] != V or word_bias_gradsq.shape[0] != V
+                or context_bias_gradsq.shape[0] != V):
+            raise ValueError("bias vectors must have vocab_size entries")
+        if not eta > 0:
+            raise ValueError("eta must be > 0")
+        self.m.dim = dim
+        self.m.vocab_size = V
+        self.m.eta = eta
+        self.m.word = &word[0, 0]
+        self.m.context = &context[0, 0]
+        self.m.word_bias = &word_bias[0]
+        self.m.context_bias = &context_bias[0]
+        self.m.word_gradsq = &word_gradsq[0, 0]
+        self.m.context_gradsq = &context_gradsq[0, 0]
+        self.m.word_bias_gradsq = &word_bias_gradsq[0]
+        self.m.context_bias_gradsq = &context_bias_gradsq[0]
+        self._keep = (word, context, word_bias, context_bias, word_gradsq, context_gradsq,
+                      word_bias_gradsq, context_bias_gradsq)
+
+    def set_records(self, records):
+        """Attaches training records (RECORD_DTYPE), checked once."""
+        if self.m.running:
+            raise RuntimeError("cannot change the records while an epoch runs")
+        if records.dtype != RECORD_DTYPE or not records.flags.c_contiguous:
+            raise ValueError("records must be a contiguous RECORD_DTYPE array")
+        if len(records) == 0:
+            raise ValueError("no co-occurrence records to train on")
+        if records["row"].min() < 0 or records["row"].max() >= self.m.vocab_size \
+                or records["col"].min() < 0 or records["col"].max() >= self.m.vocab_size:
+            raise ValueError("records hold ids outside the vocabulary")
+        cdef unsigned char[::1] raw = records.view(np.uint8)
+        self.m.records = <const wv_glove_record *>&raw[0]
+        self.m.n_records = len(records)
+        self._keep = self._keep[:8] + (records,)
+
+    def start_epoch(self, int threads):
+        cdef int rc
+        if self.m.records == NULL:
+            raise RuntimeError("no records attached")
+        with nogil:
+            rc = wv_glove_start_epoch(&self.m, threads)
+        if rc == 1:
+            raise MemoryError("out of memory for the training threads")
+        if rc == 4:
+            raise RuntimeError("an epoch is already running")
+        # rc == 2 (a thread did not start) is reported by join_epoch
+
+    def join_epoch(self):
+        """Waits for the epoch; returns its summed cost (float64)."""
+        cdef double cost = 0
+        cdef int rc
+        with nogil:
+            rc = wv_glove_join_epoch(&self.m, &cost)
+        if rc:
+            raise RuntimeError("could not start a training thread")
+        return cost
+
+    def request_stop(self):
+        wv_glove_request_stop(&self.m)
+
+    @property
+    def running(self):
+        return self.m.running and wv_glove_active(&self.m) > 0
+
+    @property
+    def words_done(self):
+        """Records processed in the running or last epoch."""
+        return wv_glove_done(&self.m)
+
+    @property
+    def n_records(self):
+        return self.m.n_records
+
+    def step(self, int32_t row, int32_t col, double x, double x_max, double alpha):
+        """One record's update as the loop does it (tests); returns its cost."""
+        if not (0 <= row < self.m.vocab_size and 0 <= col < self.m.vocab_size) or not x > 0:
+            raise ValueError("bad record")
+        cdef wv_glove_record r
+        r.row = row
+        r.col = col
+        r.log_x = <float>np.log(x)
+        r.weight = 1.0 if x > x_max else <float>((x / x_max) ** alpha)
+        scratch = np.zeros(2 * self.m.dim, dtype=np.float32)
+        cdef float[::1] s = scratch
+        return wv_glove_step(&self.m, &r, &s[0])

@@ -1,0 +1,150 @@
+"""The GloVe co-occurrence matrix: counted in C over the encoded corpus
+(memory-bounded, multithreaded), handed to users as scipy.sparse, saved as
+.npz, and read or written in Stanford GloVe's binary record format."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import threading
+import time
+
+import numpy as np
+import scipy.sparse as sp
+
+from . import _glove
+from .corpus import CorpusSource, EncodedCorpus, encode
+from .io import FormatError, atomic_write
+from .progress import Progress
+from .vocab import Vocabulary
+
+# Stanford's CREC: int32 word1, int32 word2, float64 value; ids are 1-based ranks.
+RECORD_FORMAT = np.dtype([("word1", "<i4"), ("word2", "<i4"), ("value", "<f8")])
+MAX_DEFAULT_MEMORY = 1 << 30
+
+
+def parse_size(text: str | int | float) -> int:
+    """Bytes from 1500000, '512M', '2G', '2.5GB', '64k' (powers of 1024)."""
+    if isinstance(text, (int, float)):
+        value = int(text)
+    else:
+        s = text.strip().upper().removesuffix("B").removesuffix("I")
+        scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}.get(s[-1:], 1)
+        number = s[:-1] if s[-1:] in "KMGT" and s[-1:] else s
+        try:
+            value = int(float(number) * scale)
+        except ValueError:
+            raise ValueError(f"not a size: {text!r} (examples: 512M, 2G, 1500000)") from None
+    if value <= 0:
+        raise ValueError(f"a size must be positive, got {text!r}")
+    return value
+
+
+def total_memory() -> int:
+    """Physical memory in bytes (0 if unknown)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return 0
+
+
+def default_memory_limit() -> int:
+    """A quarter of the machine's memory, at most 1 GiB: the counts spill to
+    disk past it, so a small cap costs speed, never correctness."""
+    ram = total_memory()
+    return min(MAX_DEFAULT_MEMORY, ram // 4) if ram else MAX_DEFAULT_MEMORY
+
+
+def count(corpus: CorpusSource | EncodedCorpus, vocab: Vocabulary, window: int = 10,
+          distance_weighting: bool = True, threads: int = 1, memory_limit: int | str | None = None,
+          tmp_dir: str | None = None, progress: bool | None = None) -> sp.csr_matrix:
+    """The symmetric co-occurrence matrix X (CSR, float32) of a corpus over
+    vocab's words: X[i, j] sums 1/distance (or 1) over every time j is within
+    `window` words of i in a sentence, as Stanford's cooccur.c counts
+    (out-of-vocabulary words removed first; self-pairs counted on both sides).
+
+    memory_limit (bytes or '512M') caps the counting buffers; past it sorted
+    runs spill to temporary files in tmp_dir (removed in every case).
+    Ctrl-C stops the count and raises KeyboardInterrupt."""
+    if window < 1:
+        raise ValueError(f"window must be >= 1, got {window}")
+    if threads < 1:
+        raise ValueError(f"threads must be >= 1, got {threads}")
+    limit = parse_size(memory_limit) if memory_limit is not None else default_memory_limit()
+    encoded = corpus if isinstance(corpus, EncodedCorpus) else encode(corpus, vocab.words_as_bytes())
+    if encoded.words == 0:
+        raise ValueError("the corpus has no words in the vocabulary")
+    directory = tmp_dir or tempfile.gettempdir()
+    if not os.path.isdir(directory):
+        raise FileNotFoundError(f"tmp_dir is not a directory: {directory}")
+    job = _glove.CooccurrenceCount(np.ascontiguousarray(encoded.ids, dtype=np.int32), len(vocab),
+                                   window, distance_weighting, threads, limit, directory)
+    worker = threading.Thread(target=job.run, name="wv-cooccur", daemon=True)
+    bar = Progress(len(encoded.ids), "co-occurrences", progress)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(0.1)
+            bar.update(job.positions_done)
+    except BaseException:
+        job.request_stop()
+        worker.join()
+        raise
+    finally:
+        bar.close()
+    try:
+        job.check()
+    except _glove.CooccurrenceStopped:
+        raise KeyboardInterrupt from None
+    indptr, indices, data = job.to_csr()
+    V = len(vocab)
+    return sp.csr_matrix((data, indices, indptr), shape=(V, V))
+
+
+def save_npz(matrix: sp.spmatrix, path: str | os.PathLike) -> None:
+    """scipy's .npz (no pickle), written atomically."""
+    with atomic_write(path, "wb") as f:
+        sp.save_npz(f, sp.csr_matrix(matrix), compressed=False)
+
+
+def load_npz(path: str | os.PathLike) -> sp.csr_matrix:
+    return sp.load_npz(path).tocsr()
+
+
+def write_records(matrix: sp.spmatrix, path: str | os.PathLike) -> None:
+    """Stanford GloVe's binary co-occurrence file (CREC records, 1-based ids,
+    float64 values, every non-zero in row-major order), atomically: their
+    shuffle and glove programs read it."""
+    coo = sp.csr_matrix(matrix).tocoo()
+    with atomic_write(path, "wb") as f:
+        step = 1 << 20
+        for start in range(0, coo.nnz, step):
+            block = np.empty(min(step, coo.nnz - start), dtype=RECORD_FORMAT)
+            block["word1"] = coo.row[start:start + step] + 1
+            block["word2"] = coo.col[start:start + step] + 1
+            block["value"] = coo.data[start:start + step]
+            f.write(block.tobytes())
+
+
+def read_records(path: str | os.PathLike, vocab_size: int, dtype=np.float32) -> sp.csr_matrix:
+    """A matrix from a CREC file (Stanford's cooccur or shuffle output, or
+    write_records). Duplicate pairs are summed. Raises FormatError for a size
+    that is not whole records or ids outside 1..vocab_size."""
+    path = os.fspath(path)
+    size = os.path.getsize(path)
+    if size % RECORD_FORMAT.itemsize:
+        raise FormatError(path, f"size {size} is not a whole number of 16-byte records (truncated?)")
+    records = np.memmap(path, dtype=RECORD_FORMAT, mode="r") if size else np.zeros(0, RECORD_FORMAT)
+    w1, w2, values = records["word1"], records["word2"], records["value"]
+    if len(records):
+        lo = min(int(w1.min()), int(w2.min()))
+        hi = max(int(w1.max()), int(w2.max()))
+        if lo < 1 or hi > vocab_size:
+            raise FormatError(path, f"word ids range over {lo}..{hi}, outside 1..{vocab_size} "
+                                    "(wrong vocabulary?)")
+        if not np.all(np.isfinite(values)) or values.min() <= 0:
+            raise FormatError(path, "co-occurrence values must be finite and > 0")
+    matrix = sp.coo_matrix((np.asarray(values, dtype=dtype), (np.asarray(w1) - 1, np.asarray(w2) - 1)),
+                           shape=(vocab_size, vocab_size)).tocsr()
+    matrix.sum_duplicates()
+    return matrix

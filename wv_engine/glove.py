@@ -1,0 +1,278 @@
+"""GloVe: weighted least squares on the co-occurrence matrix, trained with
+AdaGrad in C threads (Hogwild), as Stanford's glove.c does it.
+
+    model = GloVe(dim=100, window=10).fit("corpus.txt")
+    model.vectors.most_similar("king")
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+import numpy as np
+import scipy.sparse as sp
+
+from . import _glove, cooccur
+from .corpus import CorpusSource, EncodedCorpus
+from .epochs import run_epoch
+from .io import atomic_write
+from .progress import Progress
+from .vectors import Vectors
+from .vocab import Vocabulary
+from .word2vec import default_threads
+
+OUTPUTS = ("sum", "word", "concat")
+CHECKPOINT_VERSION = 1
+
+
+@dataclass
+class GloVeEpoch:
+    """One epoch: its mean cost per record (glove.c's figure), float64."""
+
+    epoch: int
+    cost: float
+    records: int
+    seconds: float
+
+
+@dataclass
+class GloVeStats:
+    """Totals of one fit/train call."""
+
+    vocab_size: int = 0
+    nonzeros: int = 0
+    count_seconds: float = 0.0
+    train_seconds: float = 0.0
+    interrupted: bool = False
+    epochs: list[GloVeEpoch] = field(default_factory=list)
+
+    @property
+    def epoch_cost(self) -> list[float]:
+        return [e.cost for e in self.epochs]
+
+
+def _check(name, value, ok, rule):
+    if not ok:
+        raise ValueError(f"{name} must be {rule}, got {value!r}")
+
+
+class GloVe:
+    """Trains GloVe vectors.
+
+    Defaults are the GloVe paper's and glove.c's: window 10 (Stanford's demo
+    uses 15), x_max 100 (the demo uses 10), alpha 0.75, eta 0.05, 25 epochs,
+    min_count 5 (vocab_count's default is 1, the demo's 5). output='sum'
+    gives W + W~ (glove.c's -model 2); 'word' W alone; 'concat' [W, W~].
+    Parameters are float32. `seed` makes single-thread runs reproducible."""
+
+    def __init__(self, *, dim: int = 100, window: int = 10, x_max: float = 100.0, alpha: float = 0.75,
+                 epochs: int = 25, eta: float = 0.05, min_count: int = 5, threads: int | None = None,
+                 seed: int = 1, memory_limit: int | str | None = None, tmp_dir: str | None = None,
+                 max_vocab_size: int | None = None, output: str = "sum", distance_weighting: bool = True):
+        for name, v in [("dim", dim), ("window", window), ("epochs", epochs), ("min_count", min_count)]:
+            _check(name, v, isinstance(v, (int, np.integer)) and v >= 1, "an integer >= 1")
+        _check("x_max", x_max, x_max > 0 and np.isfinite(x_max), "> 0")
+        _check("alpha", alpha, alpha > 0 and np.isfinite(alpha), "> 0")
+        _check("eta", eta, eta > 0 and np.isfinite(eta), "> 0")
+        _check("output", output, output in OUTPUTS, f"one of {OUTPUTS}")
+        threads = default_threads() if threads is None else threads
+        _check("threads", threads, isinstance(threads, (int, np.integer)) and threads >= 1, "an integer >= 1")
+        _check("seed", seed, isinstance(seed, (int, np.integer)) and 0 <= seed < 2**63, "an integer >= 0")
+        self.dim, self.window, self.x_max, self.alpha = int(dim), int(window), float(x_max), float(alpha)
+        self.epochs, self.eta, self.min_count, self.threads = int(epochs), float(eta), int(min_count), int(threads)
+        self.seed, self.tmp_dir, self.max_vocab_size = int(seed), tmp_dir, max_vocab_size
+        self.memory_limit = cooccur.parse_size(memory_limit) if memory_limit is not None \
+            else cooccur.default_memory_limit()
+        self.output, self.distance_weighting = output, bool(distance_weighting)
+        self.vocab: Vocabulary | None = None
+        self.cooccurrence: sp.csr_matrix | None = None
+        self.params: dict[str, np.ndarray] | None = None
+        self.epochs_trained = 0
+        self.history: list[GloVeEpoch] = []
+        self.last_stats = GloVeStats()
+        self._records = None
+        self._core = None
+
+    def config(self) -> dict:
+        return {k: getattr(self, k) for k in (
+            "dim", "window", "x_max", "alpha", "epochs", "eta", "min_count", "threads", "seed",
+            "memory_limit", "max_vocab_size", "output", "distance_weighting")}
+
+    # ---- counting -------------------------------------------------------------
+    def build_vocab(self, corpus: CorpusSource | None = None, *, vocab: Vocabulary | None = None) -> "GloVe":
+        """Counts words (or takes a ready Vocabulary) and initialises the
+        parameters as glove.c does: uniform in [-0.5/dim, 0.5/dim) for
+        vectors and biases, AdaGrad accumulators at 1."""
+        if vocab is None:
+            if corpus is None:
+                raise ValueError("build_vocab needs a corpus or a vocabulary")
+            vocab = Vocabulary.build(corpus, self.min_count, self.max_vocab_size)
+        self.vocab = vocab
+        V, D = len(vocab), self.dim
+        rng = np.random.default_rng(self.seed)
+
+        def uniform(*shape):
+            a = rng.random(shape, dtype=np.float32)
+            a -= 0.5
+            a /= D
+            return a
+
+        self.params = {
+            "word": uniform(V, D), "context": uniform(V, D),
+            "word_bias": uniform(V), "context_bias": uniform(V),
+            "word_gradsq": np.ones((V, D), np.float32), "context_gradsq": np.ones((V, D), np.float32),
+            "word_bias_gradsq": np.ones(V, np.float32), "context_bias_gradsq": np.ones(V, np.float32),
+        }
+        self.epochs_trained = 0
+        self.history = []
+        self._core = None
+        self._records = None
+        return self
+
+    def count(self, corpus: CorpusSource | EncodedCorpus, progress: bool | None = None) -> sp.csr_matrix:
+        """The co-occurrence matrix of the corpus over this model's vocabulary
+        (building the vocabulary first if needed); also kept as
+        self.cooccurrence."""
+        if self.vocab is None:
+            if isinstance(corpus, EncodedCorpus):
+                raise ValueError("an encoded corpus needs a vocabulary: call build_vocab first")
+            self.build_vocab(corpus)
+        assert self.vocab is not None
+        self.cooccurrence = cooccur.count(corpus, self.vocab, self.window, self.distance_weighting,
+                                          self.threads, self.memory_limit, self.tmp_dir, progress)
+        self._records = None
+        return self.cooccurrence
+
+    # ---- training -------------------------------------------------------------
+    def fit(self, corpus: CorpusSource, *, progress: bool | None = None, keep_cooccurrence: bool = False,
+            callbacks: Iterable[Callable[["GloVe", GloVeEpoch], object]] = ()) -> "GloVe":
+        """Vocabulary, co-occurrence counts, then `epochs` epochs of training.
+        The matrix is dropped once the training records are made unless
+        keep_cooccurrence=True (it can be larger than the model)."""
+        t0 = time.perf_counter()
+        self.build_vocab(corpus)
+        matrix = self.count(corpus, progress)
+        count_seconds = time.perf_counter() - t0
+        if not keep_cooccurrence:
+            self.cooccurrence = None
+        self.train(matrix, progress=progress, callbacks=callbacks, _drop_matrix=not keep_cooccurrence)
+        self.last_stats.count_seconds = count_seconds
+        return self
+
+    def _make_records(self, matrix: sp.spmatrix) -> np.ndarray:
+        m = sp.csr_matrix(matrix, dtype=np.float32)
+        if m.shape != (len(self.vocab), len(self.vocab)):
+            raise ValueError(f"the matrix is {m.shape}, the vocabulary has {len(self.vocab)} words")
+        m.sort_indices()
+        return _glove.make_records(m.indptr.astype(np.int64, copy=False), m.indices.astype(np.int32, copy=False),
+                                   m.data, self.x_max, self.alpha, self.seed)
+
+    def train(self, matrix: sp.spmatrix | None = None, *, epochs: int | None = None,
+              progress: bool | None = None, callbacks: Iterable[Callable[["GloVe", GloVeEpoch], object]] = (),
+              _drop_matrix: bool = False) -> GloVeStats:
+        """Trains `epochs` more epochs on the matrix (default: the one counted
+        last). The non-zeros are shuffled once with the seed and split into
+        one contiguous range per thread, as glove.c reads its shuffled file.
+        Ctrl-C stops at once, leaves the parameters usable, and re-raises."""
+        if self.vocab is None or self.params is None:
+            raise RuntimeError("build the vocabulary first (fit, build_vocab or load_checkpoint)")
+        epochs = self.epochs if epochs is None else epochs
+        _check("epochs", epochs, isinstance(epochs, (int, np.integer)) and epochs >= 1, "an integer >= 1")
+        if matrix is not None:
+            self._records = self._make_records(matrix)
+            if _drop_matrix:
+                del matrix
+        elif self._records is None:
+            if self.cooccurrence is None:
+                raise ValueError("train needs a co-occurrence matrix (count a corpus first)")
+            self._records = self._make_records(self.cooccurrence)
+        records = self._records
+        if len(records) == 0:
+            raise ValueError("the co-occurrence matrix is empty: nothing to train on")
+        if self._core is None:
+            self._core = _glove.GloVeCore(eta=self.eta, **self.params)
+        core = self._core
+        core.set_records(records)
+        threads = max(1, min(self.threads, len(records) // 1000 or 1))
+        stats = GloVeStats(vocab_size=len(self.vocab), nonzeros=len(records))
+        self.last_stats = stats
+        bar = Progress(epochs * len(records), "glove", progress)
+        start = time.perf_counter()
+        try:
+            for e in range(epochs):
+                t0 = time.perf_counter()
+                base = e * len(records)
+                try:
+                    cost = run_epoch(core, lambda: core.start_epoch(threads),
+                                     lambda done: bar.update(base + done, epoch=f"{e + 1}/{epochs}"))
+                except BaseException:
+                    stats.interrupted = True
+                    raise
+                finally:
+                    stats.train_seconds = time.perf_counter() - start
+                ep = GloVeEpoch(self.epochs_trained, cost / len(records), len(records), time.perf_counter() - t0)
+                self.epochs_trained += 1
+                self.history.append(ep)
+                stats.epochs.append(ep)
+                bar.write(f"epoch {self.epochs_trained}: cost {ep.cost:.6f}")
+                for cb in callbacks:
+                    cb(self, ep)
+        finally:
+            bar.close()
+        return stats
+
+    # ---- results --------------------------------------------------------------
+    @property
+    def vectors(self) -> Vectors:
+        """W + W~ (output='sum'), W ('word') or [W, W~] ('concat'), as Vectors."""
+        if self.vocab is None or self.params is None:
+            raise RuntimeError("the model has no vocabulary yet: call fit or build_vocab")
+        W, C = self.params["word"], self.params["context"]
+        matrix = W + C if self.output == "sum" else W.copy() if self.output == "word" else np.hstack([W, C])
+        meta = {"trainer": "glove", "config": self.config(), "epochs_trained": self.epochs_trained,
+                "epoch_cost": [e.cost for e in self.history]}
+        return Vectors(self.vocab.words, matrix, self.vocab.counts, metadata=meta)
+
+    def save_checkpoint(self, path: str | os.PathLike) -> None:
+        """Parameters, AdaGrad accumulators, vocabulary and settings in one
+        .npz (no pickle), written atomically: load_checkpoint resumes."""
+        if self.vocab is None or self.params is None:
+            raise RuntimeError("nothing to save: the model has no parameters yet")
+        meta = {"version": CHECKPOINT_VERSION, "config": self.config(), "epochs_trained": self.epochs_trained,
+                "history": [e.__dict__ for e in self.history]}
+        words = [w.encode("utf-8", "surrogateescape") for w in self.vocab.words]
+        if any(b"\n" in w for w in words):
+            raise ValueError("a vocabulary word contains a newline; it cannot be checkpointed")
+        blob = b"\n".join(words)
+        with atomic_write(path, "wb") as f:
+            np.savez(f, meta=np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8),
+                     words=np.frombuffer(blob, dtype=np.uint8), counts=self.vocab.counts, **self.params)
+
+    @classmethod
+    def load_checkpoint(cls, path: str | os.PathLike, **overrides) -> "GloVe":
+        """A model from save_checkpoint, ready to train more epochs
+        (overrides change settings such as threads or epochs)."""
+        with np.load(path, allow_pickle=False) as z:
+            meta = json.loads(z["meta"].tobytes().decode())
+            if meta.get("version") != CHECKPOINT_VERSION:
+                raise ValueError(f"{os.fspath(path)}: unknown checkpoint version {meta.get('version')!r}")
+            words = [w.decode("utf-8", "surrogateescape") for w in z["words"].tobytes().split(b"\n")]
+            counts = z["counts"]
+            params = {k: np.ascontiguousarray(z[k]) for k in (
+                "word", "context", "word_bias", "context_bias", "word_gradsq", "context_gradsq",
+                "word_bias_gradsq", "context_bias_gradsq")}
+        config = {**meta["config"], **overrides}
+        model = cls(**config)
+        model.build_vocab(vocab=Vocabulary(words, counts))
+        for k, v in params.items():
+            if v.shape != model.params[k].shape:
+                raise ValueError(f"{os.fspath(path)}: parameter {k} has shape {v.shape}, "
+                                 f"expected {model.params[k].shape}")
+        model.params = params
+        model.epochs_trained = meta["epochs_trained"]
+        model.history = [GloVeEpoch(**e) for e in meta["history"]]
+        return model
