@@ -11,6 +11,26 @@
 /* Words a thread processes before it publishes progress and re-reads alpha
  * (word2vec.c: 10,000). */
 #define PROGRESS_STEP 10000
+/* Words between two merges of a thread's hot-row copies into the shared rows. */
+#define HOT_SYNC_WORDS 1024
+
+/* Where a thread reads and writes output rows: rows [lo, hi) in its own
+ * copy, the rest in the shared matrix. With several threads the hottest
+ * output rows (frequent words' NS rows, the top of the HS tree) are written
+ * by every thread many times a microsecond, and the cache line ping-pong
+ * between cores, not arithmetic, limits scaling; each thread therefore
+ * works on a private copy of those rows and merges its changes into the
+ * shared rows every HOT_SYNC_WORDS words (Hogwild with a short delay on
+ * those rows only). With one thread, or hot_rows = 0, lo == hi: exact. */
+typedef struct {
+    float *shared;
+    float *local;
+    int32_t lo, hi;
+} out_rows;
+
+static inline float *out_row(const out_rows *o, int32_t r, int dim) {
+    return (r >= o->lo && r < o->hi) ? o->local + (size_t)(r - o->lo) * dim : o->shared + (size_t)r * dim;
+}
 
 struct wv_w2v_worker {
     wv_w2v_model *m;
@@ -20,6 +40,8 @@ struct wv_w2v_worker {
     float *neu1, *neu1e;       /* dim */
     float *scratch;            /* softmax scores: vocab_size */
     int32_t *negatives;        /* negative */
+    out_rows rows;             /* output rows, hot ones private */
+    float *hot_snapshot;       /* the hot rows as last merged */
     double loss;
     int64_t examples;
 };
@@ -49,7 +71,7 @@ static inline float ns_gradient(const wv_sigmoid_table *t, float f, float label,
     return (label - t->sigmoid[wv_sigmoid_index(f)]) * alpha;
 }
 
-static inline double ns_update(wv_w2v_model *m, const float *h, int32_t target,
+static inline double ns_update(wv_w2v_model *m, const out_rows *rows, const float *h, int32_t target,
                                const int32_t *negatives, int n_neg, float *neu1e, float alpha) {
     const int dim = m->cfg.dim;
     double loss = 0.0;
@@ -57,7 +79,7 @@ static inline double ns_update(wv_w2v_model *m, const float *h, int32_t target,
         int32_t word = d < 0 ? target : negatives[d];
         float label = d < 0 ? 1.0f : 0.0f;
         if (d >= 0 && word == target) continue; /* word2vec.c skips, no redraw */
-        float *out = m->output + (size_t)word * dim;
+        float *out = out_row(rows, word, dim);
         float f = wv_dot(h, out, dim);
         loss -= wv_log_sigmoid(&m->sigmoid, d < 0 ? f : -f);
         float g = ns_gradient(&m->sigmoid, f, label, alpha);
@@ -67,7 +89,7 @@ static inline double ns_update(wv_w2v_model *m, const float *h, int32_t target,
     return loss;
 }
 
-static inline double hs_update(wv_w2v_model *m, const float *h, int32_t target,
+static inline double hs_update(wv_w2v_model *m, const out_rows *rows, const float *h, int32_t target,
                                float *neu1e, float alpha) {
     const int dim = m->cfg.dim;
     const uint8_t *restrict code = m->codes + (size_t)target * WV_MAX_CODE_LENGTH;
@@ -77,14 +99,14 @@ static inline double hs_update(wv_w2v_model *m, const float *h, int32_t target,
      * change during the walk, so this equals word2vec.c's interleaved order
      * exactly, and the node loads can overlap in the memory system. */
     float f[WV_MAX_CODE_LENGTH];
-    for (int d = 0; d < len; d++) f[d] = wv_dot(h, m->output + (size_t)point[d] * dim, dim);
+    for (int d = 0; d < len; d++) f[d] = wv_dot(h, out_row(rows, point[d], dim), dim);
     double loss = 0.0;
     for (int d = 0; d < len; d++) {
         loss -= wv_log_sigmoid(&m->sigmoid, code[d] ? -f[d] : f[d]);
         /* word2vec.c skips (does not saturate) outside the table in HS */
         if (f[d] <= -WV_SIGMOID_MAX || f[d] >= WV_SIGMOID_MAX) continue;
         float g = (1.0f - code[d] - m->sigmoid.sigmoid[wv_sigmoid_index(f[d])]) * alpha;
-        float *out = m->output + (size_t)point[d] * dim;
+        float *out = out_row(rows, point[d], dim);
         wv_axpy(g, out, neu1e, dim);
         wv_axpy(g, h, out, dim);
     }
@@ -115,12 +137,12 @@ static inline double softmax_update(wv_w2v_model *m, const float *h, int32_t tar
     return loss;
 }
 
-static inline double predict(wv_w2v_model *m, const float *h, int32_t target,
+static inline double predict(wv_w2v_model *m, const out_rows *rows, const float *h, int32_t target,
                              const int32_t *negatives, int n_neg, float *neu1e,
                              float alpha, float *scratch) {
     switch (m->cfg.loss) {
-    case WV_LOSS_NS: return ns_update(m, h, target, negatives, n_neg, neu1e, alpha);
-    case WV_LOSS_HS: return hs_update(m, h, target, neu1e, alpha);
+    case WV_LOSS_NS: return ns_update(m, rows, h, target, negatives, n_neg, neu1e, alpha);
+    case WV_LOSS_HS: return hs_update(m, rows, h, target, neu1e, alpha);
     default: return softmax_update(m, h, target, neu1e, alpha, scratch);
     }
 }
@@ -128,7 +150,24 @@ static inline double predict(wv_w2v_model *m, const float *h, int32_t target,
 double wv_w2v_step(wv_w2v_model *m, const float *h, int32_t target,
                    const int32_t *negatives, int n_negatives, float *neu1e,
                    float alpha, float *scratch) {
-    return predict(m, h, target, negatives, n_negatives, neu1e, alpha, scratch);
+    out_rows rows = {m->output, NULL, 0, 0};
+    return predict(m, &rows, h, target, negatives, n_negatives, neu1e, alpha, scratch);
+}
+
+/* Merges this thread's changes to its hot rows into the shared rows and
+ * refreshes its copy with what the other threads merged meanwhile. */
+static void sync_hot_rows(wv_w2v_worker *w) {
+    const out_rows *o = &w->rows;
+    if (o->lo == o->hi) return;
+    size_t n = (size_t)(o->hi - o->lo) * (size_t)w->m->cfg.dim;
+    float *shared = o->shared + (size_t)o->lo * w->m->cfg.dim;
+    float *local = o->local, *snap = w->hot_snapshot;
+    for (size_t i = 0; i < n; i++) {
+        float merged = shared[i] + (local[i] - snap[i]);
+        shared[i] = merged;
+        local[i] = merged;
+        snap[i] = merged;
+    }
 }
 
 static inline void draw_negatives(wv_w2v_model *m, wv_rng *rng, int32_t *negatives) {
@@ -158,7 +197,7 @@ static void train_sentence(wv_w2v_worker *w, wv_rng *rng, int len, float alpha,
                 float *in = m->input + (size_t)sen[c] * dim;
                 if (n_neg) draw_negatives(m, rng, w->negatives);
                 wv_zero(neu1e, dim);
-                *loss += predict(m, in, word, w->negatives, n_neg, neu1e, alpha, w->scratch);
+                *loss += predict(m, &w->rows, in, word, w->negatives, n_neg, neu1e, alpha, w->scratch);
                 (*examples)++;
                 wv_axpy(1.0f, neu1e, in, dim);
             }
@@ -174,7 +213,7 @@ static void train_sentence(wv_w2v_worker *w, wv_rng *rng, int len, float alpha,
             if (m->cfg.cbow_mean) wv_scale(1.0f / (float)cw, neu1, dim);
             if (n_neg) draw_negatives(m, rng, w->negatives);
             wv_zero(neu1e, dim);
-            *loss += predict(m, neu1, word, w->negatives, n_neg, neu1e, alpha, w->scratch);
+            *loss += predict(m, &w->rows, neu1, word, w->negatives, n_neg, neu1e, alpha, w->scratch);
             (*examples)++;
             /* every context word gets the full (unscaled) error, as word2vec.c */
             for (int c = lo; c <= hi; c++) {
@@ -200,7 +239,7 @@ static void run_worker(wv_w2v_worker *w) {
     wv_rng rng;
     wv_rng_seed(&rng, m->cfg.seed, (uint64_t)w->epoch + 1, (uint64_t)w->thread + 1);
     const int max_len = m->cfg.max_sentence_length;
-    int64_t pos = w->begin, unpublished = 0, examples = 0;
+    int64_t pos = w->begin, unpublished = 0, examples = 0, since_sync = 0;
     double loss = 0.0;
     float alpha = wv_w2v_current_alpha(m);
     while (pos < w->end) {
@@ -215,6 +254,7 @@ static void run_worker(wv_w2v_worker *w) {
                 continue;
             }
             unpublished++;
+            since_sync++;
             float keep = m->keep_prob[id];
             if (keep < 1.0f && wv_rng_uniform(&rng) >= keep) continue;
             w->sentence[len++] = id;
@@ -226,6 +266,10 @@ static void run_worker(wv_w2v_worker *w) {
             alpha = wv_w2v_current_alpha(m);
         }
         if (len) train_sentence(w, &rng, len, alpha, &loss, &examples);
+        if (since_sync >= HOT_SYNC_WORDS) {
+            sync_hot_rows(w);
+            since_sync = 0;
+        }
         if (!isfinite(loss)) {
             int expected = WV_OK;
             atomic_compare_exchange_strong(&m->error, &expected, WV_ERR_DIVERGED);
@@ -233,6 +277,7 @@ static void run_worker(wv_w2v_worker *w) {
             break;
         }
     }
+    sync_hot_rows(w);
     atomic_fetch_add_explicit(&m->words_done, unpublished, memory_order_relaxed);
     w->loss = loss;
     w->examples = examples;
@@ -250,6 +295,7 @@ static void free_workers(wv_w2v_model *m) {
     for (int t = 0; t < m->n_threads; t++) {
         wv_w2v_worker *w = &m->workers[t];
         free(w->sentence); free(w->neu1); free(w->neu1e); free(w->scratch); free(w->negatives);
+        free(w->rows.local); free(w->hot_snapshot);
     }
     free(m->workers);
     m->workers = NULL;
@@ -281,6 +327,25 @@ int wv_w2v_start_epoch(wv_w2v_model *m, int epoch, int n_threads) {
         if (!w->sentence || !w->neu1 || !w->neu1e || !w->negatives || !w->scratch) {
             free_workers(m);
             return WV_ERR_NOMEM;
+        }
+        /* Hot rows: the first output rows in NS (the most frequent words),
+         * the last ones in HS (the top of the tree); none for softmax. */
+        int32_t out_rows_n = m->cfg.loss == WV_LOSS_HS ? (m->vocab_size > 1 ? m->vocab_size - 1 : 1) : m->vocab_size;
+        int32_t hot = n_threads > 1 && m->cfg.loss != WV_LOSS_SOFTMAX ? m->cfg.hot_rows : 0;
+        if (hot > out_rows_n) hot = out_rows_n;
+        w->rows.shared = m->output;
+        w->rows.lo = m->cfg.loss == WV_LOSS_HS ? out_rows_n - hot : 0;
+        w->rows.hi = w->rows.lo + hot;
+        if (hot > 0) {
+            size_t bytes = (size_t)hot * dim * sizeof(float);
+            w->rows.local = wv_alloc_lines(bytes);
+            w->hot_snapshot = wv_alloc_lines(bytes);
+            if (!w->rows.local || !w->hot_snapshot) {
+                free_workers(m);
+                return WV_ERR_NOMEM;
+            }
+            memcpy(w->rows.local, m->output + (size_t)w->rows.lo * dim, bytes);
+            memcpy(w->hot_snapshot, w->rows.local, bytes);
         }
     }
     m->running = 1;

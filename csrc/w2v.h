@@ -32,6 +32,8 @@ typedef struct {
     int shrink_windows;     /* 1: radius uniform in 1..window (word2vec.c) */
     float alpha, min_alpha; /* linear decay from alpha to min_alpha */
     uint64_t seed;
+    int32_t hot_rows;       /* output rows each thread keeps a private copy of
+                             * when threads > 1 (0: none; see w2v.c) */
 } wv_w2v_config;
 
 typedef struct wv_w2v_worker wv_w2v_worker;

@@ -36,6 +36,7 @@ cdef extern from "w2v.h":
         int cbow_mean, shrink_windows
         float alpha, min_alpha
         uint64_t seed
+        int32_t hot_rows
     ctypedef struct wv_w2v_model:
         wv_w2v_config cfg
         int32_t vocab_size
@@ -173,7 +174,7 @@ cdef class Word2VecCore:
     def __init__(self, *, str arch, str loss, int dim, int window, int negative,
                  int max_sentence_length, bint cbow_mean, bint shrink_windows,
                  uint64_t seed, float[:, ::1] input_vectors, float[:, ::1] output_vectors,
-                 float[::1] keep_prob, noise=None, huffman=None):
+                 float[::1] keep_prob, noise=None, huffman=None, int32_t hot_rows=0):
         cdef int32_t V = input_vectors.shape[0]
         if arch not in ARCHS or loss not in LOSSES:
             raise ValueError(f"unknown arch {arch!r} or loss {loss!r}")
@@ -192,6 +193,9 @@ cdef class Word2VecCore:
         self.m.cfg.cbow_mean = cbow_mean
         self.m.cfg.shrink_windows = shrink_windows
         self.m.cfg.seed = seed
+        if hot_rows < 0:
+            raise ValueError("hot_rows must be >= 0")
+        self.m.cfg.hot_rows = hot_rows
         self.m.vocab_size = V
         self.m.input = &input_vectors[0, 0]
         self.m.keep_prob = &keep_prob[0]

@@ -81,6 +81,12 @@ class Word2Vec:
     skip-gram and 0.05 for CBOW decaying linearly to alpha * 1e-4, CBOW
     averaging its context. `seed` makes single-thread runs bit-reproducible.
 
+    hot_rows: with several threads, each keeps a private copy of this many
+    of the most contended output rows (the most frequent words' NS rows, the
+    top of the HS tree) and merges its changes every 1,024 words, instead of
+    bouncing those cache lines between cores on every update. 0 turns it off
+    (plain Hogwild); one thread never uses it.
+
     >>> model = Word2Vec(dim=50).fit("corpus.txt")
     >>> model.vectors.most_similar("king")
     """
@@ -91,7 +97,7 @@ class Word2Vec:
                  threads: int | None = None, seed: int = 1, max_vocab_size: int | None = None,
                  max_final_vocab: int | None = None, ns_exponent: float = 0.75,
                  cbow_mean: bool = True, shrink_windows: bool = True,
-                 max_sentence_length: int = 1000):
+                 max_sentence_length: int = 1000, hot_rows: int = 1024):
         _check("arch", arch, arch in ARCHS, f"one of {ARCHS}")
         _check("loss", loss, loss in LOSSES, f"one of {LOSSES}")
         for name, v in [("dim", dim), ("window", window), ("epochs", epochs), ("min_count", min_count),
@@ -122,6 +128,8 @@ class Word2Vec:
         self.max_vocab_size, self.max_final_vocab = max_vocab_size, max_final_vocab
         self.ns_exponent, self.cbow_mean = float(ns_exponent), bool(cbow_mean)
         self.shrink_windows, self.max_sentence_length = bool(shrink_windows), int(max_sentence_length)
+        _check("hot_rows", hot_rows, isinstance(hot_rows, (int, np.integer)) and hot_rows >= 0, "an integer >= 0")
+        self.hot_rows = int(hot_rows)
 
         self.vocab: Vocabulary | None = None
         self.input_vectors: np.ndarray | None = None
@@ -140,7 +148,7 @@ class Word2Vec:
         return {k: getattr(self, k) for k in (
             "arch", "loss", "dim", "window", "negative", "min_count", "sample", "epochs", "alpha",
             "min_alpha", "threads", "seed", "max_vocab_size", "max_final_vocab", "ns_exponent",
-            "cbow_mean", "shrink_windows", "max_sentence_length")}
+            "cbow_mean", "shrink_windows", "max_sentence_length", "hot_rows")}
 
     # ---- vocabulary -----------------------------------------------------
     def build_vocab(self, corpus: CorpusSource | None = None, *, vocab: Vocabulary | None = None) -> "Word2Vec":
@@ -184,7 +192,8 @@ class Word2Vec:
             negative=self.negative, max_sentence_length=self.max_sentence_length,
             cbow_mean=self.cbow_mean, shrink_windows=self.shrink_windows, seed=self.seed,
             input_vectors=self.input_vectors, output_vectors=self.output_vectors,
-            keep_prob=vocab.keep_probabilities(self.sample), noise=noise, huffman=huffman)
+            keep_prob=vocab.keep_probabilities(self.sample), noise=noise, huffman=huffman,
+            hot_rows=self.hot_rows)
 
     def encode(self, corpus: CorpusSource, cache_path: str | None = None) -> EncodedCorpus:
         """Encodes a corpus with this model's vocabulary (out-of-vocabulary
