@@ -212,18 +212,19 @@ def run_glove(args) -> int:
                f"(window {model.window}, {model.threads} threads)")
     matrix = model.count(args.input, progress=progress)
     count_seconds = time.perf_counter() - started
-    _say(args, f"{matrix.nnz:,} non-zeros in {count_seconds:.1f} s")
+    nonzeros = matrix.nnz
+    _say(args, f"{nonzeros:,} non-zeros in {count_seconds:.1f} s")
     if args.save_cooccurrence:
         _save_cooccurrence(args, matrix)
-    model.cooccurrence = None  # the training records replace it: keep the peak memory down
+    del matrix
+    model.prepare_records(drop_cooccurrence=True)  # the records replace the matrix: lower peak memory
     interrupted = False
     try:
-        stats = model.train(matrix, progress=progress, _drop_matrix=True)
+        stats = model.train(progress=progress)
     except KeyboardInterrupt:
         interrupted = True
         stats = model.last_stats
         _say(args, f"interrupted after {len(stats.epochs)} full epoch(s): saving what is trained")
-    del matrix
     if args.checkpoint:
         model.save_checkpoint(args.checkpoint)
     _save_matrix_vectors(args, model.vectors)
@@ -231,7 +232,7 @@ def run_glove(args) -> int:
     _say(args, f"wrote {len(vocab):,} vectors to {args.output} ({total:.1f} s in all)")
     if args.stats_json:
         _atomic_json(args.stats_json, {
-            "vocab_size": len(vocab), "nonzeros": stats.nonzeros, "count_seconds": count_seconds,
+            "vocab_size": len(vocab), "nonzeros": nonzeros, "count_seconds": count_seconds,
             "train_seconds": stats.train_seconds, "total_seconds": total, "epoch_cost": stats.epoch_cost,
             "epochs": len(stats.epochs), "threads": model.threads, "interrupted": interrupted,
             "config": model.config(),

@@ -155,13 +155,22 @@ class GloVe:
         keep_cooccurrence=True (it can be larger than the model)."""
         t0 = time.perf_counter()
         self.build_vocab(corpus)
-        matrix = self.count(corpus, progress)
+        self.count(corpus, progress)
         count_seconds = time.perf_counter() - t0
-        if not keep_cooccurrence:
-            self.cooccurrence = None
-        self.train(matrix, progress=progress, callbacks=callbacks, _drop_matrix=not keep_cooccurrence)
+        self.prepare_records(drop_cooccurrence=not keep_cooccurrence)
+        self.train(progress=progress, callbacks=callbacks)
         self.last_stats.count_seconds = count_seconds
         return self
+
+    def prepare_records(self, drop_cooccurrence: bool = False) -> None:
+        """Makes the shuffled training records from self.cooccurrence; with
+        drop_cooccurrence the matrix is released first thing after, so the
+        two never outlive each other (peak memory)."""
+        if self.cooccurrence is None:
+            raise ValueError("no co-occurrence matrix: count a corpus first")
+        self._records = self._make_records(self.cooccurrence)
+        if drop_cooccurrence:
+            self.cooccurrence = None
 
     def _make_records(self, matrix: sp.spmatrix) -> np.ndarray:
         m = sp.csr_matrix(matrix, dtype=np.float32)
@@ -172,8 +181,8 @@ class GloVe:
                                    m.data, self.x_max, self.alpha, self.seed)
 
     def train(self, matrix: sp.spmatrix | None = None, *, epochs: int | None = None,
-              progress: bool | None = None, callbacks: Iterable[Callable[["GloVe", GloVeEpoch], object]] = (),
-              _drop_matrix: bool = False) -> GloVeStats:
+              progress: bool | None = None,
+              callbacks: Iterable[Callable[["GloVe", GloVeEpoch], object]] = ()) -> GloVeStats:
         """Trains `epochs` more epochs on the matrix (default: the one counted
         last). The non-zeros are shuffled once with the seed and split into
         one contiguous range per thread, as glove.c reads its shuffled file.
@@ -184,12 +193,10 @@ class GloVe:
         _check("epochs", epochs, isinstance(epochs, (int, np.integer)) and epochs >= 1, "an integer >= 1")
         if matrix is not None:
             self._records = self._make_records(matrix)
-            if _drop_matrix:
-                del matrix
         elif self._records is None:
             if self.cooccurrence is None:
                 raise ValueError("train needs a co-occurrence matrix (count a corpus first)")
-            self._records = self._make_records(self.cooccurrence)
+            self.prepare_records()
         records = self._records
         if len(records) == 0:
             raise ValueError("the co-occurrence matrix is empty: nothing to train on")
