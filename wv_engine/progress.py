@@ -1,7 +1,8 @@
 """A progress bar for training runs (tqdm: words/s, ETA, current alpha).
 
 Shown when asked, or by default only when stderr is a terminal, so logs and
-CI output are not filled with carriage returns."""
+CI output are not filled with carriage returns; per-epoch lines (write) are
+printed in both cases unless progress was turned off."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ class Progress:
     """Progress over `total` words; update(done, **postfix) sets the position."""
 
     def __init__(self, total: int, desc: str, enabled: bool | None = None):
+        self._quiet = enabled is False
         if enabled is None:
             enabled = sys.stderr.isatty()
         self._bar = None
@@ -33,9 +35,11 @@ class Progress:
             self._bar.set_postfix(postfix, refresh=False)
 
     def write(self, message: str) -> None:
-        """Prints a line without breaking the bar."""
+        """Prints a line (without breaking the bar, if there is one)."""
         if self._bar is not None:
             self._bar.write(message, file=sys.stderr)
+        elif not self._quiet:
+            print(message, file=sys.stderr, flush=True)
 
     def close(self) -> None:
         if self._bar is not None:

@@ -1,0 +1,47 @@
+"""Draws words/s against threads from thread_scaling.py JSON files.
+
+    python benchmarks/plot_scaling.py OUT.png RUNS.json [RUNS.json ...]
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+
+
+def main() -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    out, paths = sys.argv[1], sys.argv[2:]
+    series: dict[str, dict[int, list[float]]] = {}
+    cpu = ""
+    for path in paths:
+        with open(path) as f:
+            data = json.load(f)
+        cpu = f"{data['cpu']}, {data['cores']} cores"
+        for run in data["runs"]:
+            series.setdefault(run["mode"], {}).setdefault(run["threads"], []).append(run["words_per_sec"])
+    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(12, 4.5), dpi=110)
+    for mode, by_threads in sorted(series.items()):
+        threads = sorted(by_threads)
+        rate = [statistics.median(by_threads[t]) / 1e6 for t in threads]
+        ax.plot(threads, rate, marker="o", label=mode)
+        ax2.plot(threads, [r / rate[0] for r in rate], marker="o", label=mode)
+    top = max(max(v) for v in series.values())
+    ax2.plot([1, top], [1, top], color="grey", linestyle="--", label="linear")
+    ax.set(xlabel="threads", ylabel="million words/s (training loop)", title="throughput")
+    ax2.set(xlabel="threads", ylabel="speed-up over 1 thread", title="scaling")
+    for a in (ax, ax2):
+        a.grid(alpha=0.3)
+        a.legend()
+    fig.suptitle(f"wv-engine word2vec thread scaling, wiki_17m, 1 epoch ({cpu})")
+    fig.tight_layout()
+    fig.savefig(out)
+
+
+if __name__ == "__main__":
+    main()
