@@ -93,7 +93,7 @@ cdef class CooccurrenceCount:
     cdef wv_cooc_config cfg
     cdef wv_cooc_result res
     cdef wv_flag stop_flag
-    cdef int32_t[::1] ids
+    cdef const int32_t[::1] ids
     cdef bytes tmp_dir
     cdef public int status
     cdef bint have
@@ -103,7 +103,7 @@ cdef class CooccurrenceCount:
         self.stop_flag = 0
         self.status = -1
 
-    def __init__(self, int32_t[::1] ids not None, int32_t vocab_size, int window,
+    def __init__(self, const int32_t[::1] ids not None, int32_t vocab_size, int window,
                  bint distance_weighting, int threads, size_t memory_limit, str tmp_dir):
         if vocab_size < 1 or window < 1 or threads < 1:
             raise ValueError("vocab_size, window and threads must be >= 1")

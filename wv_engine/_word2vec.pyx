@@ -239,7 +239,7 @@ cdef class Word2VecCore:
         self.m.output = &output_vectors[0, 0]
         self._keep = tuple(keep)
 
-    def set_corpus(self, int32_t[::1] ids, int64_t schedule_words, double alpha, double min_alpha):
+    def set_corpus(self, const int32_t[::1] ids not None, int64_t schedule_words, double alpha, double min_alpha):
         """Attaches the id stream (checked once: every id in [-1, V)) and
         starts a new learning-rate schedule over schedule_words words."""
         if self.m.running:

@@ -1,0 +1,90 @@
+"""Reading corpora (compressed files, iterables, memory-mapped ids) and the
+vocabulary's rules (max_final_vocab, save/load, memory estimate)."""
+
+import bz2
+import gzip
+import lzma
+
+import numpy as np
+import pytest
+
+from wv_engine import Vocabulary, Word2Vec
+from wv_engine.corpus import encode, iter_chunks
+
+LINES = ["the cat sat on the mat", "the dog ate the cat", "a b c d e f the"]
+
+
+@pytest.mark.parametrize("opener,name", [(gzip.open, "c.txt.gz"), (bz2.open, "c.bz2"), (lzma.open, "c.xz"),
+                                         (gzip.open, "misleading.txt")])
+def test_compressed_corpora_read_like_plain_text(tmp_path, opener, name):
+    text = ("\n".join(LINES) + "\n").encode()
+    plain = tmp_path / "plain.txt"
+    plain.write_bytes(text)
+    packed = tmp_path / name
+    with opener(packed, "wb") as f:
+        f.write(text)
+    a, b = Vocabulary.build(str(plain), min_count=1), Vocabulary.build(str(packed), min_count=1)
+    assert a.words == b.words and a.counts.tolist() == b.counts.tolist()
+
+
+def test_damaged_gzip_is_a_clear_error(tmp_path):
+    from wv_engine import CorpusError
+
+    path = tmp_path / "broken.gz"
+    words = " ".join(f"w{i}" for i in np.random.default_rng(0).integers(0, 10**6, 20000))
+    with gzip.open(path, "wb") as f:
+        f.write(words.encode())
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    with pytest.raises(CorpusError, match="cannot read corpus"):
+        Vocabulary.build(str(path), min_count=1)
+
+
+def test_chunks_split_tokens_but_counts_do_not_change(tmp_path):
+    path = tmp_path / "c.txt"
+    path.write_text("\n".join(LINES * 50) + "\n")
+    chunks = list(iter_chunks(str(path), chunk_bytes=7))
+    assert len(chunks) > 100 and b"".join(chunks) == path.read_bytes()
+    assert Vocabulary.build(str(path), min_count=1).counts.sum() == sum(len(x.split()) for x in LINES) * 50
+
+
+def test_max_final_vocab_raises_min_count_just_enough():
+    corpus = [["a"] * 10 + ["b"] * 8 + ["c"] * 8 + ["d"] * 3 + ["e"] * 2]
+    # b and c tie at 8: a cap of 2 cannot keep one without the other
+    assert Vocabulary.build(corpus, min_count=1, max_final_vocab=2).words == ["a"]
+    assert Vocabulary.build(corpus, min_count=1, max_final_vocab=3).words == ["a", "b", "c"]
+    assert Vocabulary.build(corpus, min_count=1, max_final_vocab=4).words == ["a", "b", "c", "d"]
+    assert Vocabulary.build(corpus, min_count=3, max_final_vocab=10).words == ["a", "b", "c", "d"]
+
+
+def test_vocabulary_save_load_round_trip(tmp_path):
+    v = Vocabulary.build([["x", "y", "y", "z", "z", "z", "caf\udce9"]], min_count=1)
+    path = tmp_path / "vocab.txt"
+    v.save(path)
+    assert path.read_bytes().startswith(b"z 3\ny 2\n")
+    w = Vocabulary.load(path)
+    assert w.words == v.words and w.counts.tolist() == v.counts.tolist()
+    path.write_text("a 3\nb notanumber\n")
+    with pytest.raises(ValueError, match=":2: expected 'word count'"):
+        Vocabulary.load(path)
+
+
+def test_memory_mapped_ids_equal_in_memory_ids(tmp_path):
+    corpus = [s.split() for s in LINES] * 20
+    v = Vocabulary.build(corpus, min_count=1)
+    in_memory = encode(corpus, v.words_as_bytes())
+    mapped = encode(corpus, v.words_as_bytes(), cache_path=str(tmp_path / "ids.bin"))
+    assert isinstance(mapped.ids, np.memmap)
+    np.testing.assert_array_equal(in_memory.ids, mapped.ids)
+    assert (in_memory.tokens, in_memory.words, in_memory.sentences) == (mapped.tokens, mapped.words, 60)
+    m = Word2Vec(dim=8, min_count=1, epochs=1, threads=1)
+    m.build_vocab(vocab=v)
+    assert m.train(mapped, progress=False).corpus_words == mapped.words
+
+
+def test_memory_estimate_counts_the_matrices():
+    v = Vocabulary([f"w{i}" for i in range(1000)], np.arange(1000, 0, -1))
+    est = v.memory_estimate(dim=100, loss="ns")
+    assert est["input_vectors"] == est["output_vectors"] == 1000 * 100 * 4
+    assert est["total"] >= 2 * 1000 * 100 * 4
+    assert v.memory_estimate(dim=100, loss="hs")["output_vectors"] == 999 * 100 * 4
