@@ -19,9 +19,8 @@ struct wv_glove_worker {
 void wv_glove_model_init(wv_glove_model *m) {
     atomic_store(&m->records_done, 0);
     atomic_store(&m->stop, 0);
-    atomic_store(&m->active_workers, 0);
     m->n_threads = 0;
-    m->running = 0;
+    m->run.running = 0;
     m->workers = NULL;
 }
 
@@ -91,12 +90,7 @@ static void run_worker(wv_glove_worker *w) {
     w->cost = cost;
 }
 
-static void *worker_main(void *arg) {
-    wv_glove_worker *w = arg;
-    run_worker(w);
-    atomic_fetch_sub(&w->m->active_workers, 1);
-    return NULL;
-}
+static void worker_main(void *arg) { run_worker(arg); }
 
 static void free_workers(wv_glove_model *m) {
     if (!m->workers) return;
@@ -107,7 +101,7 @@ static void free_workers(wv_glove_model *m) {
 }
 
 int wv_glove_start_epoch(wv_glove_model *m, int n_threads) {
-    if (m->running) return 4;
+    if (m->run.running) return 4;
     if (n_threads < 1) n_threads = 1;
     atomic_store(&m->stop, 0);
     atomic_store(&m->records_done, 0);
@@ -125,24 +119,22 @@ int wv_glove_start_epoch(wv_glove_model *m, int n_threads) {
             return 1;
         }
     }
-    m->running = 1;
-    atomic_store(&m->active_workers, n_threads);
-    if (wv_threads_start(&m->threads, n_threads, worker_main, m->workers, sizeof *m->workers)) {
-        atomic_store(&m->stop, 1);
-        atomic_fetch_sub(&m->active_workers, n_threads - m->threads.started);
-        return 2; /* join_epoch still joins the started threads */
+    int rc = wv_run_start(&m->run, n_threads, worker_main, m->workers, sizeof *m->workers);
+    if (rc == -2) {
+        free_workers(m);
+        return 1;
     }
+    if (rc) atomic_store(&m->stop, 1); /* join_epoch joins the started ones and reports it */
     return 0;
 }
 
 int wv_glove_join_epoch(wv_glove_model *m, double *cost) {
     *cost = 0.0;
-    if (!m->running) return 0;
-    int failed = m->threads.started < m->n_threads;
-    wv_threads_join(&m->threads);
+    if (!m->run.running) return 0;
+    int failed = m->run.threads.started < m->n_threads;
+    wv_run_join(&m->run);
     for (int t = 0; t < m->n_threads; t++) *cost += m->workers[t].cost;
     free_workers(m);
-    m->running = 0;
     return failed ? 2 : 0;
 }
 

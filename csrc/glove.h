@@ -34,10 +34,9 @@ typedef struct {
     int64_t n_records;
     _Atomic int64_t records_done;
     _Atomic int stop;
-    _Atomic int active_workers;
-    int n_threads, running;
+    int n_threads;
     wv_glove_worker *workers;
-    wv_threads threads;
+    wv_run run;
 } wv_glove_model;
 
 void wv_glove_model_init(wv_glove_model *m);

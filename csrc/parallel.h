@@ -1,8 +1,9 @@
-/* Start N worker threads over an array of per-thread argument structs and
- * join them. Shared by the word2vec and GloVe trainers. */
+/* Threads for the trainers: start N workers over an array of per-thread
+ * argument structs, let the caller poll how many are still running, join. */
 #ifndef WV_PARALLEL_H
 #define WV_PARALLEL_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 typedef struct {
@@ -15,5 +16,22 @@ typedef struct {
  * must be joined: wv_threads_join joins exactly the started ones). */
 int wv_threads_start(wv_threads *t, int n, void *(*fn)(void *), void *args, size_t arg_size);
 void wv_threads_join(wv_threads *t);
+
+/* One parallel run (an epoch): like wv_threads, plus a count of workers
+ * still running that the caller may poll while it waits. */
+typedef struct wv_run_slot wv_run_slot;
+typedef struct {
+    wv_threads threads;
+    wv_run_slot *slots;
+    _Atomic int active;
+    int running;        /* started and not yet joined */
+} wv_run;
+
+/* Starts work(args + i * arg_size) for i < n. Returns 0; -1 if not every
+ * thread started (the others run on; wv_run_join still joins them); -2 if
+ * out of memory (nothing started). */
+int wv_run_start(wv_run *r, int n, void (*work)(void *), void *args, size_t arg_size);
+int wv_run_active(wv_run *r);
+void wv_run_join(wv_run *r);
 
 #endif

@@ -51,10 +51,9 @@ void wv_w2v_model_init(wv_w2v_model *m) {
     atomic_store(&m->words_done, 0);
     atomic_store(&m->stop, 0);
     atomic_store(&m->error, 0);
-    atomic_store(&m->active_workers, 0);
     m->workers = NULL;
     m->n_threads = 0;
-    m->running = 0;
+    m->run.running = 0;
 }
 
 float wv_w2v_current_alpha(const wv_w2v_model *m) {
@@ -283,12 +282,7 @@ static void run_worker(wv_w2v_worker *w) {
     w->examples = examples;
 }
 
-static void *worker_main(void *arg) {
-    wv_w2v_worker *w = arg;
-    run_worker(w);
-    atomic_fetch_sub(&w->m->active_workers, 1);
-    return NULL;
-}
+static void worker_main(void *arg) { run_worker(arg); }
 
 static void free_workers(wv_w2v_model *m) {
     if (!m->workers) return;
@@ -303,7 +297,7 @@ static void free_workers(wv_w2v_model *m) {
 }
 
 int wv_w2v_start_epoch(wv_w2v_model *m, int epoch, int n_threads) {
-    if (m->running) return WV_ERR_BUSY;
+    if (m->run.running) return WV_ERR_BUSY;
     if (n_threads < 1) n_threads = 1;
     atomic_store(&m->stop, 0);
     atomic_store(&m->error, WV_OK);
@@ -348,13 +342,14 @@ int wv_w2v_start_epoch(wv_w2v_model *m, int epoch, int n_threads) {
             memcpy(w->hot_snapshot, w->rows.local, bytes);
         }
     }
-    m->running = 1;
-    atomic_store(&m->active_workers, n_threads);
-    if (wv_threads_start(&m->threads, n_threads, worker_main, m->workers, sizeof *m->workers)) {
+    int rc = wv_run_start(&m->run, n_threads, worker_main, m->workers, sizeof *m->workers);
+    if (rc == -2) {
+        free_workers(m);
+        return WV_ERR_NOMEM;
+    }
+    if (rc) { /* the started workers stop at once; join_epoch reports it */
         atomic_store(&m->stop, 1);
         atomic_store(&m->error, WV_ERR_THREAD);
-        /* threads that never started will not check out */
-        atomic_fetch_sub(&m->active_workers, n_threads - m->threads.started);
     }
     return WV_OK;
 }
@@ -362,13 +357,12 @@ int wv_w2v_start_epoch(wv_w2v_model *m, int epoch, int n_threads) {
 int wv_w2v_join_epoch(wv_w2v_model *m, double *loss_sum, int64_t *examples) {
     *loss_sum = 0.0;
     *examples = 0;
-    if (!m->running) return WV_OK;
-    wv_threads_join(&m->threads);
+    if (!m->run.running) return WV_OK;
+    wv_run_join(&m->run);
     for (int t = 0; t < m->n_threads; t++) {
         *loss_sum += m->workers[t].loss;
         *examples += m->workers[t].examples;
     }
     free_workers(m);
-    m->running = 0;
     return atomic_load(&m->error);
 }

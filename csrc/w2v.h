@@ -55,12 +55,10 @@ typedef struct {
     _Atomic int64_t words_done;   /* words processed in the schedule so far */
     _Atomic int stop;             /* set to ask the workers to stop */
     _Atomic int error;            /* first worker error */
-    _Atomic int active_workers;   /* workers of the running epoch not yet done */
     /* running epoch */
     int n_threads;
     wv_w2v_worker *workers;
-    wv_threads threads;
-    int running;
+    wv_run run;
 } wv_w2v_model;
 
 /* Fills the sigmoid table and clears the running state; the caller sets the

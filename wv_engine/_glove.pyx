@@ -54,7 +54,6 @@ cdef extern from "glove.h":
         float *context_bias_gradsq
         const wv_glove_record *records
         int64_t n_records
-        int running
     void wv_glove_model_init(wv_glove_model *m) nogil
     int wv_glove_start_epoch(wv_glove_model *m, int n_threads) nogil
     int wv_glove_join_epoch(wv_glove_model *m, double *cost) nogil
@@ -70,7 +69,7 @@ cdef extern from *:
     static inline int64_t wv_cooc_progress(wv_cooc_result *r) { return atomic_load(&r->positions_done); }
     static inline void wv_flag_set(wv_flag *flag) { atomic_store(flag, 1); }
     static inline int64_t wv_glove_done(wv_glove_model *m) { return atomic_load(&m->records_done); }
-    static inline int wv_glove_active(wv_glove_model *m) { return atomic_load(&m->active_workers); }
+    static inline int wv_glove_active(wv_glove_model *m) { return m->run.running ? wv_run_active(&m->run) : 0; }
     static inline void wv_glove_request_stop(wv_glove_model *m) { atomic_store(&m->stop, 1); }
     """
     int64_t wv_cooc_progress(wv_cooc_result *r) nogil
@@ -270,7 +269,7 @@ cdef class GloVeCore:
 
     def set_records(self, records):
         """Attaches training records (RECORD_DTYPE), checked once."""
-        if self.m.running:
+        if wv_glove_active(&self.m):
             raise RuntimeError("cannot change the records while an epoch runs")
         if records.dtype != RECORD_DTYPE or not records.flags.c_contiguous:
             raise ValueError("records must be a contiguous RECORD_DTYPE array")
@@ -311,7 +310,7 @@ cdef class GloVeCore:
 
     @property
     def running(self):
-        return self.m.running and wv_glove_active(&self.m) > 0
+        return wv_glove_active(&self.m) > 0
 
     @property
     def words_done(self):

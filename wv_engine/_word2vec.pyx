@@ -52,8 +52,6 @@ cdef extern from "w2v.h":
         int64_t schedule_words
         int64_t words_done      # _Atomic in C; read through the helpers below
         int stop
-        int active_workers
-        int running
     void wv_w2v_model_init(wv_w2v_model *m) nogil
     int wv_w2v_start_epoch(wv_w2v_model *m, int epoch, int n_threads) nogil
     int wv_w2v_join_epoch(wv_w2v_model *m, double *loss_sum, int64_t *examples) nogil
@@ -67,7 +65,7 @@ cdef extern from *:
     """
     #include <stdatomic.h>
     static inline int64_t wv_w2v_words_done(wv_w2v_model *m) { return atomic_load(&m->words_done); }
-    static inline int wv_w2v_active(wv_w2v_model *m) { return atomic_load(&m->active_workers); }
+    static inline int wv_w2v_active(wv_w2v_model *m) { return m->run.running ? wv_run_active(&m->run) : 0; }
     static inline void wv_w2v_request_stop(wv_w2v_model *m) { atomic_store(&m->stop, 1); }
     static inline void wv_w2v_set_progress(wv_w2v_model *m, int64_t done) { atomic_store(&m->words_done, done); }
     """
@@ -242,7 +240,7 @@ cdef class Word2VecCore:
     def set_corpus(self, const int32_t[::1] ids not None, int64_t schedule_words, double alpha, double min_alpha):
         """Attaches the id stream (checked once: every id in [-1, V)) and
         starts a new learning-rate schedule over schedule_words words."""
-        if self.m.running:
+        if wv_w2v_active(&self.m):
             raise RuntimeError("cannot change the corpus while an epoch runs")
         arr = np.asarray(ids)
         if arr.size == 0:
@@ -281,7 +279,7 @@ cdef class Word2VecCore:
     @property
     def running(self):
         """True while a worker of the started epoch is still going."""
-        return self.m.running and wv_w2v_active(&self.m) > 0
+        return wv_w2v_active(&self.m) > 0
 
     @property
     def words_done(self):
