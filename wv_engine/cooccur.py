@@ -144,7 +144,12 @@ def read_records(path: str | os.PathLike, vocab_size: int, dtype=np.float32) -> 
                                     "(wrong vocabulary?)")
         if not np.all(np.isfinite(values)) or values.min() <= 0:
             raise FormatError(path, "co-occurrence values must be finite and > 0")
-    matrix = sp.coo_matrix((np.asarray(values, dtype=dtype), (np.asarray(w1) - 1, np.asarray(w2) - 1)),
+    converted = np.asarray(values, dtype=dtype)
+    if len(converted) and (not np.all(np.isfinite(converted)) or converted.min() <= 0):
+        raise FormatError(path, f"co-occurrence values outside the range of {np.dtype(dtype).name}")
+    matrix = sp.coo_matrix((converted, (np.asarray(w1) - 1, np.asarray(w2) - 1)),
                            shape=(vocab_size, vocab_size)).tocsr()
     matrix.sum_duplicates()
+    if matrix.nnz and not np.all(np.isfinite(matrix.data)):
+        raise FormatError(path, f"summed co-occurrence values overflow {np.dtype(dtype).name}")
     return matrix

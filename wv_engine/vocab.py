@@ -162,8 +162,11 @@ class Vocabulary:
                     continue
                 if len(parts) != 2 or not parts[1].isdigit():
                     raise ValueError(f"{os.fspath(path)}:{n}: expected 'word count', got {line[:80]!r}")
+                count = int(parts[1])
+                if count >= 2**63:
+                    raise ValueError(f"{os.fspath(path)}:{n}: count {parts[1][:30]!r}... does not fit in 64 bits")
                 words.append(_to_str(parts[0]))
-                counts.append(int(parts[1]))
+                counts.append(count)
         if not words:
             raise ValueError(f"vocabulary file is empty: {os.fspath(path)}")
         counts_arr = np.asarray(counts, dtype=np.int64)
