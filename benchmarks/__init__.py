@@ -1,5 +1,6 @@
 """Benchmark suite for wv_engine: speed, memory and quality against gensim,
-the word2vec C tool and fastText on the same corpus and settings.
+the word2vec C tool and fastText (word2vec), and Stanford GloVe (GloVe), on
+the same corpus and settings.
 
 python -m benchmarks --corpus PATH [--quick] ...   (see benchmarks/README.md)
 python -m benchmarks.kernels [--dim 100] [--seconds 3]   (kernel micro-benchmarks)"""

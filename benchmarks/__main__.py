@@ -1,5 +1,5 @@
 """python -m benchmarks --corpus PATH [--threads 1,2] [--repeats 3] [--quick] [--out DIR]
-    [--word2vec-bin PATH] [--fasttext-bin PATH] [--glove-dir PATH] [--modes sg-ns,cbow-ns,sg-hs]
+    [--word2vec-bin PATH] [--fasttext-bin PATH] [--glove-dir PATH] [--modes sg-ns,cbow-ns,sg-hs,glove]
 
 Runs wv-engine and its peers on the same corpus with the same settings,
 alternating tools (for repeat: for mode: for threads: for tool), measures
@@ -15,11 +15,11 @@ import time
 
 from . import machine, quality, report
 from .corpus import prepare
-from .measure import run_measured
-from .runners import MODES, REPO_ROOT, GloVe, Settings, make_tools
+from .runners import GLOVE, MODES, REPO_ROOT, GloVeSettings, Settings, make_tools
 
-QUICK = {"repeats": 1, "threads": "2", "modes": "sg-ns,cbow-ns"}
-FULL = {"repeats": 3, "threads": "1,2", "modes": "sg-ns,cbow-ns,sg-hs"}
+QUICK = {"repeats": 1, "threads": "2", "modes": "sg-ns,cbow-ns", "glove_epochs": 3}
+FULL = {"repeats": 3, "threads": "1,2", "modes": "sg-ns,cbow-ns,sg-hs,glove", "glove_epochs": 15}
+ALL_MODES = [*MODES, GLOVE]
 
 
 def _int_list(text: str) -> list[int]:
@@ -42,16 +42,20 @@ def parse_args(argv=None) -> argparse.Namespace:
                                                f"--quick: {QUICK['repeats']})")
     p.add_argument("--quick", action="store_true",
                    help=f"small configuration: repeats {QUICK['repeats']}, threads {QUICK['threads']}, "
-                        f"modes {QUICK['modes']} (explicit flags still win)")
+                        f"modes {QUICK['modes']}, GloVe epochs {QUICK['glove_epochs']} (explicit flags still win)")
     p.add_argument("--out", default=os.path.join("benchmarks", "results"),
                    help="output folder (default benchmarks/results)")
-    p.add_argument("--modes", help=f"comma-separated, of {', '.join(MODES)} (default all; --quick: {QUICK['modes']})")
+    p.add_argument("--modes", help=f"comma-separated, of {', '.join(ALL_MODES)} "
+                                   f"(default all; --quick: {QUICK['modes']})")
     p.add_argument("--word2vec-bin", metavar="PATH", help="the original word2vec C tool's binary")
     p.add_argument("--fasttext-bin", metavar="PATH", help="fastText's binary")
     p.add_argument("--glove-dir", metavar="PATH",
-                   help="Stanford GloVe build/ folder (TODO: not compared yet, skipped with a note)")
-    p.add_argument("--tools", help="comma-separated subset of wv-engine,gensim,word2vec.c,fastText")
-    p.add_argument("--epochs", type=int, default=1)
+                   help="folder with Stanford GloVe's built vocab_count, cooccur, shuffle, glove (or its build/)")
+    p.add_argument("--tools", help="comma-separated subset of wv-engine,gensim,word2vec.c,fastText,stanford")
+    p.add_argument("--epochs", type=int, default=1, help="word2vec modes (default 1)")
+    p.add_argument("--glove-epochs", type=int,
+                   help=f"GloVe mode (default {FULL['glove_epochs']}, Stanford's demo; "
+                        f"--quick: {QUICK['glove_epochs']})")
     p.add_argument("--dim", type=int, default=100)
     p.add_argument("--timeout", type=float, default=3600, help="seconds per run before it is killed")
     p.add_argument("--no-quality", action="store_true", help="skip the (untimed) quality evaluation")
@@ -64,12 +68,13 @@ def parse_args(argv=None) -> argparse.Namespace:
         a.threads = _int_list(a.threads or base["threads"])
     except argparse.ArgumentTypeError as exc:
         p.error(str(exc))
+    a.glove_epochs = a.glove_epochs if a.glove_epochs is not None else base["glove_epochs"]
     a.modes = [m.strip() for m in (a.modes or base["modes"]).split(",") if m.strip()]
-    bad = [m for m in a.modes if m not in MODES]
+    bad = [m for m in a.modes if m not in ALL_MODES]
     if bad:
-        p.error(f"unknown mode(s) {', '.join(bad)}; choose from {', '.join(MODES)}")
-    if a.repeats < 1 or a.epochs < 1 or a.dim < 1:
-        p.error("--repeats, --epochs and --dim must be >= 1")
+        p.error(f"unknown mode(s) {', '.join(bad)}; choose from {', '.join(ALL_MODES)}")
+    if a.repeats < 1 or a.epochs < 1 or a.dim < 1 or a.glove_epochs < 1:
+        p.error("--repeats, --epochs, --glove-epochs and --dim must be >= 1")
     if not os.path.isfile(a.corpus):
         p.error(f"--corpus {a.corpus}: no such file")
     return a
@@ -81,11 +86,14 @@ def main(argv=None) -> int:
     runs_dir = os.path.join(out, "runs")
     os.makedirs(runs_dir, exist_ok=True)
     settings = Settings(dim=a.dim, epochs=a.epochs)
+    glove_settings = GloVeSettings(dim=a.dim, epochs=a.glove_epochs)
 
     tools, skipped = [], {}
     wanted = {t.strip().lower() for t in a.tools.split(",")} if a.tools else None
-    for tool in make_tools(a.word2vec_bin, a.fasttext_bin):
-        if wanted is not None and tool.name.lower() not in wanted:
+    for tool in make_tools(a.word2vec_bin, a.fasttext_bin, a.glove_dir):
+        if not any(m in tool.modes for m in a.modes):
+            continue
+        if wanted is not None and not wanted & {tool.name.lower(), *tool.aliases}:
             continue
         why = tool.unavailable()
         if why:
@@ -93,9 +101,6 @@ def main(argv=None) -> int:
             print(f"skip {tool.name}: {why}")
         else:
             tools.append(tool)
-    if a.glove_dir:
-        skipped["GloVe"] = GloVe(a.glove_dir).unavailable()
-        print(f"skip GloVe: {skipped['GloVe']}")
     if not tools:
         print("nothing to run", file=sys.stderr)
         return 2
@@ -106,8 +111,9 @@ def main(argv=None) -> int:
         "argv": sys.argv,
         "config": {"repeats": a.repeats, "threads": a.threads, "modes": a.modes, "quick": a.quick,
                    "tools": [t.name for t in tools], "timeout_s": a.timeout},
-        "settings": {**settings.to_dict(), "alpha": {m: MODES[m]["alpha"] for m in a.modes},
+        "settings": {**settings.to_dict(), "alpha": {m: MODES[m]["alpha"] for m in a.modes if m in MODES},
                      "min_alpha": "alpha * 1e-4"},
+        "glove_settings": glove_settings.to_dict() if GLOVE in a.modes else None,
         "quality_settings": quality.SETTINGS,
         "machine": machine.describe(REPO_ROOT),
         "corpus": corpus.__dict__,
@@ -117,33 +123,35 @@ def main(argv=None) -> int:
     env = dict(os.environ)
     env["PYTHONPATH"] = REPO_ROOT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
 
-    total = a.repeats * len(a.modes) * len(a.threads) * len(tools)
+    total = a.repeats * len(a.threads) * sum(1 for m in a.modes for t in tools if m in t.modes)
     n = 0
     started = time.perf_counter()
     for rep in range(a.repeats):
         for mode in a.modes:
             for threads in a.threads:
-                for tool in tools:
+                for tool in [t for t in tools if mode in t.modes]:
+                    mode_settings = glove_settings if mode == GLOVE else settings
                     n += 1
-                    tag = f"{tool.name}.{mode}.t{threads}.r{rep}".replace("/", "_")
+                    tag = f"{tool.name}.{mode}.t{threads}.r{rep}".replace("/", "_").replace(" ", "_")
                     prefix = os.path.join(runs_dir, tag)
-                    job = tool.job(mode, threads, settings, corpus, prefix)
+                    job = tool.job(mode, threads, mode_settings, corpus, prefix)
                     for path in (job.vectors, job.stats):
                         if path and os.path.exists(path):
                             os.unlink(path)
                     print(f"[{n}/{total}] {tool.name} {mode} threads={threads} repeat={rep + 1}/{a.repeats} ...",
                           end=" ", flush=True)
-                    m = run_measured(job.cmd, stdout_path=prefix + ".stdout", stderr_path=prefix + ".stderr",
-                                     timeout=a.timeout, env=env, cwd=REPO_ROOT)
+                    m = tool.execute(job, mode, threads, mode_settings, corpus, prefix, a.timeout, env, REPO_ROOT)
                     rec = {"tool": tool.name, "mode": mode, "threads": threads, "repeat": rep,
                            **m.to_dict(), "vectors": job.vectors}
                     if m.ok and not os.path.exists(job.vectors):
                         rec["ok"], rec["error"] = False, f"exit 0 but no vectors file at {job.vectors}"
                     if rec["ok"]:
                         try:
-                            tp = tool.throughput(job, corpus, settings, m.wall_s, prefix + ".stdout")
+                            tp = tool.results(job, corpus, mode_settings, m, prefix + ".stdout")
                             rec.update(words_per_sec=tp["words_per_sec"], words_per_sec_basis=tp["basis"],
                                        train_seconds=tp["train_seconds"], tool_stats=tp["tool_stats"])
+                            rec.update({k: tp[k] for k in ("count_seconds", "stage_seconds", "epoch_cost")
+                                        if k in tp})
                         except (OSError, ValueError, KeyError) as exc:
                             rec["throughput_error"] = f"{type(exc).__name__}: {exc}"
                         if not a.no_quality:
@@ -159,7 +167,12 @@ def main(argv=None) -> int:
                     if rec["ok"]:
                         q = rec.get("quality") or {}
                         wps = rec.get("words_per_sec")
-                        print(f"{m.wall_s:.1f} s, {wps or 0:,.0f} words/s, {m.peak_rss_mib:.0f} MiB"
+                        cost = rec.get("epoch_cost") or []
+                        print(f"{m.wall_s:.1f} s, "
+                              + (f"{wps or 0:,.0f} words/s, " if mode != GLOVE else
+                                 f"train {rec.get('train_seconds') or 0:.1f} s, final cost "
+                                 f"{cost[-1] if cost else float('nan'):.6f}, ")
+                              + f"{m.peak_rss_mib:.0f} MiB"
                               + (f", analogy {q['analogy_pct']:.1f}%" if q.get("analogy_pct") is not None else "")
                               + (f", WS353 {q['ws353']:.3f}" if q.get("ws353") is not None else "")
                               + (f", SimLex {q['simlex']:.3f}" if q.get("simlex") is not None else ""))

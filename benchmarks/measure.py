@@ -154,11 +154,28 @@ class _Sampler(threading.Thread):
 
 
 def run_measured(cmd: list[str], *, stdout_path: str, stderr_path: str, timeout: float | None = None,
-                 env: dict | None = None, cwd: str | None = None, poll_proc: bool = True) -> Measurement:
+                 env: dict | None = None, cwd: str | None = None, poll_proc: bool = True,
+                 stdin_path: str | None = None) -> Measurement:
     """Runs cmd to completion; never raises for a failing command (the error
     is in the Measurement). The child gets its own session so a timeout kills
-    the whole tree."""
+    the whole tree. stdin_path: a file the command reads as its standard input
+    (default: /dev/null); stdout_path may be the command's data output (as for
+    Stanford GloVe's stages, `tool < in > out`)."""
     m = Measurement(cmd=[str(c) for c in cmd], stdout_path=stdout_path, stderr_path=stderr_path)
+    try:
+        stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
+    except OSError as exc:
+        m.error = f"cannot open the input {stdin_path}: {exc}"
+        return m
+    try:
+        return _run(m, stdin, stdout_path, stderr_path, timeout, env, cwd, poll_proc)
+    finally:
+        if stdin_path:
+            stdin.close()
+
+
+def _run(m: Measurement, stdin, stdout_path: str, stderr_path: str, timeout: float | None,
+         env: dict | None, cwd: str | None, poll_proc: bool) -> Measurement:
     with open(stdout_path, "wb") as out, open(stderr_path, "wb") as err:
         parent_hwm = _status_kib("self").get(b"VmHWM:")
         m.parent_hwm_at_spawn_mib = parent_hwm / 1024.0 if parent_hwm else None
@@ -167,7 +184,7 @@ def run_measured(cmd: list[str], *, stdout_path: str, stderr_path: str, timeout:
         try:
             # Popen returns once the child has exec'd (it waits on a close-on-exec pipe),
             # so the sampler never sees the pre-exec image
-            proc = subprocess.Popen(m.cmd, stdout=out, stderr=err, stdin=subprocess.DEVNULL, env=env,
+            proc = subprocess.Popen(m.cmd, stdout=out, stderr=err, stdin=stdin, env=env,
                                     cwd=cwd, start_new_session=True)
         except OSError as exc:
             m.error = f"cannot start {m.cmd[0]}: {exc}"

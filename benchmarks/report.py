@@ -10,6 +10,7 @@ import statistics
 from collections import OrderedDict
 
 OURS = "wv-engine"
+GLOVE = "glove"
 QUALITY_KEYS = ("analogy_pct", "ws353", "simlex")
 
 
@@ -40,7 +41,24 @@ def summarize(runs: list[dict]) -> list[dict]:
             **{k: _stats([x.get(k) for x in q]) for k in QUALITY_KEYS},
             "analogy_coverage": _stats([x.get("analogy_coverage") for x in q]),
         })
+        if mode == GLOVE:
+            rows[-1].update(_glove_summary(ok))
     return rows
+
+
+def _glove_summary(ok: list[dict]) -> dict:
+    """GloVe rows: count seconds, per-stage seconds and per-epoch cost
+    (medians over the repeats), final cost."""
+    stages = list(dict.fromkeys(k for r in ok for k in (r.get("stage_seconds") or {})))
+    costs = [r.get("epoch_cost") or [] for r in ok]
+    n = max((len(c) for c in costs), default=0)
+    per_epoch = [statistics.median([c[i] for c in costs if len(c) > i]) for i in range(n)]
+    return {
+        "count_seconds": _stats([r.get("count_seconds") for r in ok]),
+        "stage_seconds": {k: _stats([(r.get("stage_seconds") or {}).get(k) for r in ok]) for k in stages},
+        "epoch_cost": per_epoch,
+        "final_cost": _stats([c[-1] if c else None for c in costs]),
+    }
 
 
 def _med(row: dict | None, key: str):
@@ -69,6 +87,10 @@ def comparisons(rows: list[dict]) -> list[dict]:
                         "speedup_wall": ratio(_med(p, "wall_s"), _med(r, "wall_s")),
                         "throughput_ratio": ratio(_med(r, "words_per_sec"), _med(p, "words_per_sec")),
                         **{f"diff_{k}": diff(k) for k in QUALITY_KEYS}})
+            if mode == GLOVE:
+                out[-1].update(speedup_count=ratio(_med(p, "count_seconds"), _med(r, "count_seconds")),
+                               speedup_train=ratio(_med(p, "train_seconds"), _med(r, "train_seconds")),
+                               diff_final_cost=diff("final_cost"))
     return out
 
 
@@ -102,7 +124,7 @@ def markdown(results: dict) -> str:
         f"- machine: {m['cpu_model']}, {m['usable_cores']} usable cores, {_f(m['ram_gib'], '.1f')} GiB RAM, "
         f"{m['os']}",
         f"- versions: python {m['python']}, " + ", ".join(f"{k} {v}" for k, v in m["versions"].items() if v),
-        f"- settings: dim {s['dim']}, window {s['window']}, negative {s['negative']} (0 with HS), "
+        f"- word2vec settings: dim {s['dim']}, window {s['window']}, negative {s['negative']} (0 with HS), "
         f"sample {s['sample']:g}, min_count {s['min_count']}, epochs {s['epochs']}, alpha 0.025 skip-gram / "
         f"0.05 CBOW; repeats {results['config']['repeats']}",
         "- wall s: whole process (vocabulary + training + saving), median [min–max] over the repeats; "
@@ -113,6 +135,10 @@ def markdown(results: dict) -> str:
         "thr = wv-engine words/s / peer words/s, Δ = wv-engine − peer (analogy points / WS353 / SimLex).",
     ]
     for mode in dict.fromkeys(r["mode"] for r in rows):
+        if mode == GLOVE:
+            lines += _glove_markdown(results, [r for r in rows if r["mode"] == GLOVE],
+                                     [c for c in comps if c["mode"] == GLOVE])
+            continue
         lines += ["", f"## {mode}", ""]
         head = ["tool", "threads", "wall s", "words/s", "peak RSS MiB", "analogy %", "WS353", "SimLex"]
         for p in peers:
@@ -159,6 +185,66 @@ def markdown(results: dict) -> str:
     return "\n".join(lines)
 
 
+def _glove_markdown(results: dict, rows: list[dict], comps: list[dict]) -> list[str]:
+    """The GloVe section: one row per (threads, tool) with wall, count and
+    train seconds, each stage, peak RSS, quality, final cost and, on
+    wv-engine's rows, the ratios against each peer; then the cost per epoch."""
+    g = results.get("glove_settings") or {}
+    peers = [t for t in dict.fromkeys(r["tool"] for r in rows) if t != OURS]
+    lines = ["", f"## {GLOVE}", "",
+             f"Settings (Stanford's demo.sh): dim {g.get('dim')}, window {g.get('window')}, x_max "
+             f"{g.get('x_max')}, alpha {g.get('alpha')}, eta {g.get('eta')}, epochs {g.get('epochs')}, "
+             f"min_count {g.get('min_count')}; Stanford -memory {g.get('memory_gb')}. "
+             "count s = vocabulary + co-occurrences (Stanford: vocab_count + cooccur + shuffle; wv-engine: its "
+             "count_seconds); train s = Stanford's glove stage (whole process, incl. saving) / wv-engine's "
+             "train_seconds (training only); stages: seconds of each (median).", ""]
+    head = ["tool", "threads", "wall s", "count s", "train s", "stages s", "peak RSS MiB", "analogy %", "WS353",
+            "SimLex", "final cost"]
+    for p in peers:
+        head += [f"speed-up vs {p} (wall / count / train)", f"Δ vs {p} (an / ws / sl)"]
+    lines.append("| " + " | ".join(head) + " |")
+    lines.append("|" + "|".join(["---"] * len(head)) + "|")
+    for r in rows:
+        if not r["ok_runs"]:
+            cells = [r["tool"], str(r["threads"]), "FAILED: " + "; ".join(dict.fromkeys(r["errors"]))[:200]]
+            cells += [""] * (len(head) - len(cells))
+            lines.append("| " + " | ".join(cells).replace("\n", " ").replace("|", "/") + " |")
+            continue
+        stages = ", ".join(f"{k} {_f(v['median'] if v else None, '.1f')}"
+                           for k, v in (r.get("stage_seconds") or {}).items())
+        cells = [r["tool"] + (f" ({r['runs'] - r['ok_runs']} failed)" if r["ok_runs"] < r["runs"] else ""),
+                 str(r["threads"]), _spread(r["wall_s"], ".1f"), _spread(r.get("count_seconds"), ".1f"),
+                 _spread(r["train_seconds"], ".1f"), stages or "–", _spread(r["peak_rss_mib"], ".0f"),
+                 _f(_med(r, "analogy_pct"), ".2f"), _f(_med(r, "ws353"), ".3f"), _f(_med(r, "simlex"), ".3f"),
+                 _f(_med(r, "final_cost"), ".6f")]
+        for p in peers:
+            cmp = next((x for x in comps if x["threads"] == r["threads"] and x["peer"] == p), None) \
+                if r["tool"] == OURS else None
+            if cmp is None:
+                cells += ["", ""]
+                continue
+            sp = [cmp["speedup_wall"], cmp.get("speedup_count"), cmp.get("speedup_train")]
+            diffs = [cmp["diff_analogy_pct"], cmp["diff_ws353"], cmp["diff_simlex"]]
+            cells += [" / ".join(_f(x, ".2f") + ("×" if x else "") for x in sp),
+                      "–" if all(d is None for d in diffs) else
+                      f"{_signed(diffs[0], '.1f')} / {_signed(diffs[1], '.3f')} / {_signed(diffs[2], '.3f')}"]
+        lines.append("| " + " | ".join(cells) + " |")
+
+    # cost per epoch (glove.c's figure: mean weighted squared error per non-zero), median over repeats
+    cols = [r for r in rows if r.get("epoch_cost")]
+    if cols:
+        n = max(len(r["epoch_cost"]) for r in cols)
+        lines += ["", "Cost per epoch (mean of 0.5 f(x) (w·w̃ + b + b̃ − log x)² over the non-zeros, as glove.c "
+                      "prints it; median over the repeats):", ""]
+        head = ["epoch"] + [f"{r['tool']} t{r['threads']}" for r in cols]
+        lines.append("| " + " | ".join(head) + " |")
+        lines.append("|" + "|".join(["---"] * len(head)) + "|")
+        for i in range(n):
+            lines.append("| " + " | ".join([str(i + 1)] + [
+                _f(r["epoch_cost"][i] if i < len(r["epoch_cost"]) else None, ".6f") for r in cols]) + " |")
+    return lines
+
+
 # ---- plots ----------------------------------------------------------------
 
 def plots(results: dict, out_dir: str) -> list[str]:
@@ -175,14 +261,18 @@ def plots(results: dict, out_dir: str) -> list[str]:
     if not rows:
         return []
     modes = list(dict.fromkeys(r["mode"] for r in rows))
+    w2v_modes = [m for m in modes if m != GLOVE]   # GloVe has no words/s: its timings are in results.md
     tools = list(dict.fromkeys(r["tool"] for r in rows))
     colors = {t: f"C{i}" for i, t in enumerate(tools)}
     corpus = os.path.basename(results["corpus"]["source"])
     written = []
 
     # throughput against threads, one panel per mode
-    fig, axes = plt.subplots(1, len(modes), figsize=(max(7.0, 4.8 * len(modes)), 4.6), squeeze=False)
-    for ax, mode in zip(axes[0], modes):
+    fig, axes = plt.subplots(1, max(1, len(w2v_modes)), figsize=(max(7.0, 4.8 * len(w2v_modes)), 4.6),
+                             squeeze=False)
+    if not w2v_modes:
+        axes[0][0].text(0.5, 0.5, "no word2vec mode was run", ha="center", va="center")
+    for ax, mode in zip(axes[0], w2v_modes):
         for t in tools:
             pts = sorted((r["threads"], r["words_per_sec"]) for r in rows
                          if r["mode"] == mode and r["tool"] == t and r["words_per_sec"])

@@ -1,5 +1,7 @@
 """How each tool is invoked: the exact command line for one (mode, threads)
 run, where its vectors land, and how its training throughput is read back.
+Word2vec modes (MODES) run wv-engine, gensim, word2vec.c and fastText; the
+GloVe mode (GLOVE) runs wv-engine's GloVe and Stanford GloVe's four stages.
 
 Every tool gets the same settings (Settings) and the same plain-text corpus
 (gensim gets a copy of it split into lines of 1,000 words, see corpus.py)."""
@@ -9,6 +11,8 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
+import shutil
 import sys
 from dataclasses import asdict, dataclass
 
@@ -65,6 +69,15 @@ def min_alpha(mode: str) -> float:
 
 class Tool:
     name = "?"
+    aliases: tuple = ()
+    modes: tuple = tuple(MODES)   # the modes this tool runs
+
+    def execute(self, job: "Job", mode: str, threads: int, s, corpus: "Corpus", prefix: str,
+                timeout: float | None, env: dict, cwd: str):
+        """Runs the job, measured (one process by default)."""
+        from .measure import run_measured
+        return run_measured(job.cmd, stdout_path=prefix + ".stdout", stderr_path=prefix + ".stderr",
+                            timeout=timeout, env=env, cwd=cwd)
 
     def unavailable(self) -> str | None:
         """None when the tool can run, else why it is skipped."""
@@ -72,6 +85,11 @@ class Tool:
 
     def job(self, mode: str, threads: int, s: Settings, corpus: Corpus, prefix: str) -> Job:
         raise NotImplementedError
+
+    def results(self, job: Job, corpus: Corpus, s, m, stdout_path: str) -> dict:
+        """What the run reports beyond the measurement (m): throughput() by
+        default; the GloVe tools add count_seconds, stage_seconds, epoch_cost."""
+        return self.throughput(job, corpus, s, m.wall_s, stdout_path)
 
     def throughput(self, job: Job, corpus: Corpus, s: Settings, wall_s: float,
                    stdout_path: str) -> dict:
@@ -183,19 +201,184 @@ class FastText(BinaryTool):
         return Job(cmd, prefix + ".vec")   # fastText writes PREFIX.bin (its model) and PREFIX.vec
 
 
-class GloVe(Tool):
-    """TODO: Stanford GloVe (vocab_count, cooccur, shuffle, glove from
-    --glove-dir) against wv_engine's GloVe trainer, which is not written yet.
-    Until both exist this runner is skipped; it never reports numbers."""
-    name = "GloVe"
+GLOVE = "glove"   # the GloVe mode: wv-engine's GloVe against Stanford GloVe
+
+
+@dataclass
+class GloVeSettings:
+    """Stanford's demo.sh settings (except epochs: 15 like the demo, 3 with --quick)."""
+    dim: int = 100
+    window: int = 15
+    x_max: float = 10.0
+    alpha: float = 0.75
+    eta: float = 0.05
+    epochs: int = 15
+    min_count: int = 5
+    memory_gb: float = 4.0   # Stanford's -memory (cooccur, shuffle); wv-engine keeps its default cap
+    seed: int = 1
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+_COST_LINE = re.compile(r"iter:\s*(\d+),\s*cost:\s*([-+0-9.eEnaifNAIF]+)")
+
+
+def parse_stanford_costs(text: str) -> list[float]:
+    """The per-iteration cost of glove's log lines ('iter: 001, cost: 0.068830',
+    newer versions prefix a time stamp), in iteration order."""
+    costs = {}
+    for m in _COST_LINE.finditer(text):
+        costs[int(m.group(1))] = float(m.group(2))
+    return [costs[k] for k in sorted(costs)]
+
+
+class WvEngineGloVe(Tool):
+    """wv-engine's GloVe (`python -m wv_engine.cli glove`), one process."""
+    name = "wv-engine"
+    modes = (GLOVE,)
+
+    def job(self, mode, threads, s, corpus, prefix):
+        g: GloVeSettings = s
+        out, stats = prefix + ".txt", prefix + ".stats.json"
+        cmd = [sys.executable, "-m", "wv_engine.cli", "glove", corpus.plain, "-o", out,
+               "--dim", str(g.dim), "--window", str(g.window), "--x-max", repr(g.x_max),
+               "--alpha", repr(g.alpha), "--epochs", str(g.epochs), "--eta", repr(g.eta),
+               "--min-count", str(g.min_count), "--threads", str(threads), "--seed", str(g.seed),
+               "--format", "txt", "--stats-json", stats, "--quiet"]
+        return Job(cmd, out, stats)
+
+    def throughput(self, job, corpus, s, wall_s, stdout_path):
+        with open(job.stats) as f:
+            st = json.load(f)
+        count, train = st.get("count_seconds"), st.get("train_seconds")
+        other = wall_s - (count or 0) - (train or 0) if wall_s else None
+        return {"words_per_sec": None, "basis": "not used for GloVe (compare wall and stage seconds)",
+                "train_seconds": train, "count_seconds": count,
+                "stage_seconds": {"count": count, "train": train, "other": other},
+                "epoch_cost": st.get("epoch_cost"), "tool_stats": st}
+
+
+class StanfordGloVe(Tool):
+    """Stanford GloVe's four programs from --glove-dir, run as its demo.sh
+    does, each measured on its own (wall = sum, peak RSS = max over stages).
+    Every stage runs in a scratch folder PREFIX.work (their temporary files
+    land in the working directory), which is deleted afterwards; the vectors
+    (vectors.txt, with Stanford's trailing <unk> row) move to PREFIX.txt."""
+    name = "Stanford GloVe"
+    aliases = ("stanford", "glove", "stanford-glove")
+    modes = (GLOVE,)
+    BINARIES = ("vocab_count", "cooccur", "shuffle", "glove")
 
     def __init__(self, glove_dir: str | None):
         self.glove_dir = glove_dir
+        self.bin_dir = None
+        if glove_dir:
+            for d in (glove_dir, os.path.join(glove_dir, "build")):
+                if all(os.path.isfile(os.path.join(d, b)) and os.access(os.path.join(d, b), os.X_OK)
+                       for b in self.BINARIES):
+                    self.bin_dir = os.path.abspath(d)
+                    break
 
     def unavailable(self):
-        return ("skipped: the GloVe comparison is a TODO (wv_engine has no GloVe trainer yet, so "
-                "there is nothing to compare Stanford GloVe against)")
+        if not self.glove_dir:
+            return "no --glove-dir given (a folder with Stanford's built vocab_count, cooccur, shuffle, glove)"
+        if self.bin_dir is None:
+            return (f"--glove-dir {self.glove_dir}: needs the executables {', '.join(self.BINARIES)} "
+                    "in it (or in its build/)")
+        return None
+
+    def stages(self, threads: int, g: GloVeSettings, corpus: Corpus, work: str) -> list[dict]:
+        """[{name, cmd, stdin, stdout}] in order, as demo.sh runs them (paths in work)."""
+        b = lambda name: os.path.join(self.bin_dir, name)   # noqa: E731
+        w = lambda name: os.path.join(work, name)            # noqa: E731
+        mem = repr(g.memory_gb)
+        return [
+            {"name": "vocab_count", "stdin": corpus.plain, "stdout": w("vocab.txt"),
+             "cmd": [b("vocab_count"), "-min-count", str(g.min_count), "-verbose", "2"]},
+            {"name": "cooccur", "stdin": corpus.plain, "stdout": w("cooccurrence.bin"),
+             "cmd": [b("cooccur"), "-memory", mem, "-vocab-file", w("vocab.txt"), "-verbose", "2",
+                     "-window-size", str(g.window)]},
+            {"name": "shuffle", "stdin": w("cooccurrence.bin"), "stdout": w("cooccurrence.shuf.bin"),
+             "cmd": [b("shuffle"), "-memory", mem, "-verbose", "2", "-seed", str(g.seed)]},
+            {"name": "glove", "stdin": None, "stdout": None,
+             "cmd": [b("glove"), "-save-file", w("vectors"), "-threads", str(threads),
+                     "-input-file", w("cooccurrence.shuf.bin"), "-x-max", repr(g.x_max),
+                     "-iter", str(g.epochs), "-vector-size", str(g.dim), "-binary", "2",
+                     "-vocab-file", w("vocab.txt"), "-verbose", "2", "-alpha", repr(g.alpha),
+                     "-eta", repr(g.eta), "-seed", str(g.seed)]},
+        ]
+
+    def job(self, mode, threads, s, corpus, prefix):
+        work = prefix + ".work"
+        stages = self.stages(threads, s, corpus, work)
+        shown = []
+        for st in stages:
+            shown += list(st["cmd"]) + (["<", st["stdin"]] if st["stdin"] else []) \
+                + ([">", st["stdout"]] if st["stdout"] else []) + ["&&"]
+        return Job(shown[:-1], prefix + ".txt", None)
+
+    def execute(self, job, mode, threads, s, corpus, prefix, timeout, env, cwd):
+        from .measure import Measurement, run_measured
+
+        work = prefix + ".work"
+        shutil.rmtree(work, ignore_errors=True)
+        os.makedirs(work)
+        total = Measurement(cmd=job.cmd, wall_s=0.0, cpu_s=0.0, returncode=0)
+        stage_recs, peaks, busy = [], [], 0.0
+        try:
+            for st in self.stages(threads, s, corpus, work):
+                left = None if not timeout else timeout - total.wall_s
+                if left is not None and left <= 0:
+                    total.timed_out, total.error = True, f"timed out after {timeout:.0f} s before {st['name']}"
+                    break
+                log = f"{prefix}.{st['name']}"
+                m = run_measured(st["cmd"], stdout_path=st["stdout"] or log + ".stdout",
+                                 stderr_path=log + ".stderr", stdin_path=st["stdin"],
+                                 timeout=left, env=env, cwd=work)
+                stage_recs.append({"stage": st["name"], "cmd": m.cmd, "stdin": st["stdin"],
+                                   "stdout": st["stdout"], "returncode": m.returncode, "wall_s": m.wall_s,
+                                   "cpu_s": m.cpu_s, "peak_rss_mib": m.peak_rss_mib,
+                                   "other_cpu_cores": m.other_cpu_cores, "error": m.error,
+                                   "stderr_path": m.stderr_path})
+                total.wall_s += m.wall_s or 0.0
+                total.cpu_s += m.cpu_s or 0.0
+                busy += (m.other_cpu_cores or 0.0) * (m.wall_s or 0.0)
+                if m.peak_rss_mib is not None:
+                    peaks.append(m.peak_rss_mib)
+                total.stderr_path, total.stdout_path, total.stderr_tail = m.stderr_path, m.stdout_path, m.stderr_tail
+                if not m.ok:
+                    total.returncode, total.timed_out = m.returncode, m.timed_out
+                    total.error = f"{st['name']}: {m.error or 'failed'}"
+                    break
+            if total.error is None:
+                vec = os.path.join(work, "vectors.txt")
+                if os.path.exists(vec):
+                    os.replace(vec, job.vectors)
+                else:
+                    total.error = f"glove exited 0 but wrote no {vec}"
+        finally:
+            # the temporary files (vocab, co-occurrences, shuffled, vectors.bin, spills) go
+            shutil.rmtree(work, ignore_errors=True)
+        total.peak_rss_mib = max(peaks) if peaks else None
+        total.other_cpu_cores = busy / total.wall_s if total.wall_s else None
+        total.extra = {"stages": stage_recs}
+        return total
+
+    def results(self, job, corpus, s, m, stdout_path):
+        stages = {r["stage"]: r["wall_s"] for r in m.extra.get("stages", [])}
+        glove_log = next((r["stderr_path"] for r in m.extra.get("stages", []) if r["stage"] == "glove"), None)
+        costs = []
+        if glove_log and os.path.exists(glove_log):
+            with open(glove_log, errors="replace") as f:
+                costs = parse_stanford_costs(f.read())
+        count = sum(stages.get(k) or 0.0 for k in ("vocab_count", "cooccur", "shuffle"))
+        return {"words_per_sec": None, "basis": "not used for GloVe (compare wall and stage seconds)",
+                "train_seconds": stages.get("glove"), "count_seconds": count,
+                "stage_seconds": stages, "epoch_cost": costs,
+                "tool_stats": {"stages": m.extra.get("stages", [])}}
 
 
-def make_tools(word2vec_bin: str | None, fasttext_bin: str | None) -> list[Tool]:
-    return [WvEngine(), Gensim(), Word2VecC(word2vec_bin), FastText(fasttext_bin)]
+def make_tools(word2vec_bin: str | None, fasttext_bin: str | None, glove_dir: str | None = None) -> list[Tool]:
+    return [WvEngine(), Gensim(), Word2VecC(word2vec_bin), FastText(fasttext_bin),
+            WvEngineGloVe(), StanfordGloVe(glove_dir)]

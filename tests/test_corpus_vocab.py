@@ -88,3 +88,12 @@ def test_memory_estimate_counts_the_matrices():
     assert est["input_vectors"] == est["output_vectors"] == 1000 * 100 * 4
     assert est["total"] >= 2 * 1000 * 100 * 4
     assert v.memory_estimate(dim=100, loss="hs")["output_vectors"] == 999 * 100 * 4
+
+
+def test_a_model_larger_than_memory_is_refused_before_allocating(monkeypatch):
+    from wv_engine import memory
+
+    monkeypatch.setattr(memory, "available_memory", lambda: 10 * 2**20)  # pretend 10 MiB are free
+    v = Vocabulary([f"w{i}" for i in range(100_000)], np.arange(100_000, 0, -1))
+    with pytest.raises(MemoryError, match=r"needs about 0\.\d\d GiB but only 0\.01 GiB is available; raise min_count"):
+        Word2Vec(dim=300).build_vocab(vocab=v)

@@ -15,6 +15,7 @@ import scipy.sparse as sp
 from . import _glove
 from .corpus import CorpusSource, EncodedCorpus, encode
 from .io import FormatError, atomic_write
+from .memory import check_fits, total_memory
 from .progress import Progress
 from .vocab import Vocabulary
 
@@ -40,14 +41,6 @@ def parse_size(text: str | int | float) -> int:
     return value
 
 
-def total_memory() -> int:
-    """Physical memory in bytes (0 if unknown)."""
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError, AttributeError):
-        return 0
-
-
 def default_memory_limit() -> int:
     """A quarter of the machine's memory, at most 1 GiB: the counts spill to
     disk past it, so a small cap costs speed, never correctness."""
@@ -71,6 +64,7 @@ def count(corpus: CorpusSource | EncodedCorpus, vocab: Vocabulary, window: int =
     if threads < 1:
         raise ValueError(f"threads must be >= 1, got {threads}")
     limit = parse_size(memory_limit) if memory_limit is not None else default_memory_limit()
+    check_fits(f"counting with memory_limit={limit:,}", limit, "lower memory_limit (counts spill to disk past it)")
     encoded = corpus if isinstance(corpus, EncodedCorpus) else encode(corpus, vocab.words_as_bytes())
     if encoded.words == 0:
         raise ValueError("the corpus has no words in the vocabulary")
@@ -144,7 +138,8 @@ def read_records(path: str | os.PathLike, vocab_size: int, dtype=np.float32) -> 
                                     "(wrong vocabulary?)")
         if not np.all(np.isfinite(values)) or values.min() <= 0:
             raise FormatError(path, "co-occurrence values must be finite and > 0")
-    converted = np.asarray(values, dtype=dtype)
+    with np.errstate(over="ignore", under="ignore"):  # checked just below
+        converted = np.asarray(values, dtype=dtype)
     if len(converted) and (not np.all(np.isfinite(converted)) or converted.min() <= 0):
         raise FormatError(path, f"co-occurrence values outside the range of {np.dtype(dtype).name}")
     matrix = sp.coo_matrix((converted, (np.asarray(w1) - 1, np.asarray(w2) - 1)),

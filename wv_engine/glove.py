@@ -20,6 +20,7 @@ from . import _glove, cooccur
 from .corpus import CorpusSource, EncodedCorpus
 from .epochs import run_epoch
 from .io import atomic_write
+from .memory import check_fits
 from .progress import Progress
 from .vectors import Vectors
 from .vocab import Vocabulary
@@ -111,8 +112,10 @@ class GloVe:
             if corpus is None:
                 raise ValueError("build_vocab needs a corpus or a vocabulary")
             vocab = Vocabulary.build(corpus, self.min_count, self.max_vocab_size)
-        self.vocab = vocab
         V, D = len(vocab), self.dim
+        check_fits(f"GloVe parameters for {V:,} words x {D} dimensions", 4 * (4 * V * D + 4 * V),
+                   "raise min_count or lower dim")
+        self.vocab = vocab
         rng = np.random.default_rng(self.seed)
 
         def uniform(*shape):
@@ -173,6 +176,8 @@ class GloVe:
             self.cooccurrence = None
 
     def _make_records(self, matrix: sp.spmatrix) -> np.ndarray:
+        check_fits(f"training records for {matrix.nnz:,} non-zeros", 16 * matrix.nnz,
+                   "raise min_count or lower the window")
         m = sp.csr_matrix(matrix, dtype=np.float32)
         if m.shape != (len(self.vocab), len(self.vocab)):
             raise ValueError(f"the matrix is {m.shape}, the vocabulary has {len(self.vocab)} words")

@@ -17,6 +17,7 @@ import numpy as np
 from . import _word2vec
 from .corpus import CorpusSource, EncodedCorpus, encode
 from .epochs import run_epoch
+from .memory import check_fits
 from .progress import Progress
 from .vectors import Vectors
 from .vocab import Vocabulary
@@ -164,6 +165,9 @@ class Word2Vec:
                 f"loss='softmax' is the exact O(vocabulary) reference, meant for small vocabularies; "
                 f"this one has {len(vocab):,} words (limit {SOFTMAX_MAX_VOCAB:,}): use 'ns' or 'hs', "
                 "or raise min_count")
+        check_fits(f"a {len(vocab):,}-word, {self.dim}-dimensional model",
+                   vocab.memory_estimate(self.dim, self.loss)["total"],
+                   "raise min_count, set max_final_vocab, or lower dim")
         self.vocab = vocab
         V = len(vocab)
         rng = np.random.default_rng(self.seed)

@@ -1,0 +1,39 @@
+"""Memory the machine has, and a check made before large allocations, so
+that an impossible request fails at once with the numbers instead of being
+killed by the kernel halfway through."""
+
+from __future__ import annotations
+
+import os
+
+
+def total_memory() -> int:
+    """Physical memory in bytes (0 if unknown)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return 0
+
+
+def available_memory() -> int:
+    """Memory available to new allocations (MemAvailable), else the total."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return total_memory()
+
+
+def gib(n: int) -> str:
+    return f"{n / 2**30:.2f} GiB"
+
+
+def check_fits(what: str, needed: int, advice: str) -> None:
+    """Raises MemoryError naming what needs how much, when it exceeds the
+    memory available now."""
+    available = available_memory()
+    if available and needed > available:
+        raise MemoryError(f"{what} needs about {gib(needed)} but only {gib(available)} is available; {advice}")
