@@ -25,6 +25,7 @@ MATRIX_FORMATS = {"bin": "word2vec-bin", "txt": "glove-txt", "native": "native"}
 def _number(kind: Callable[[str], float], low: float | None, high: float | None,
             low_open: bool = False) -> Callable[[str], float]:
     def parse(text: str):
+        """Parses and range-checks one value."""
         try:
             value = kind(text)
         except ValueError:
@@ -48,6 +49,7 @@ positive_float = _number(float, 0, None, low_open=True)
 
 
 def sample_rate(text: str) -> float:
+    """argparse type: a subsampling threshold in [0, 1)."""
     value = _number(float, 0, None)(text)
     if value >= 1:
         raise argparse.ArgumentTypeError(f"must be >= 0 and < 1, got {text}")
@@ -115,6 +117,7 @@ def _add_queries(sub) -> None:
 
 
 def memory_size(text: str) -> int:
+    """argparse type: a size such as 512M or 2G, in bytes."""
     from .cooccur import parse_size
 
     try:
@@ -191,6 +194,7 @@ def _save_cooccurrence(args, matrix) -> None:
 
 
 def run_glove(args) -> int:
+    """`wv-engine glove`: vocabulary, co-occurrences, AdaGrad training, vectors."""
     from .glove import GloVe
 
     started = time.perf_counter()
@@ -241,6 +245,7 @@ def run_glove(args) -> int:
 
 
 def run_svd(args) -> int:
+    """`wv-engine svd`: vocabulary, co-occurrences, PPMI + truncated SVD, vectors."""
     from . import cooccur
     from .svd import svd_vectors
     from .vectors import Vectors
@@ -275,6 +280,7 @@ def _add_demo(sub) -> None:
 
 
 def run_demo(args) -> int:
+    """`wv-engine demo`: train on the shipped corpus and show the result."""
     from . import demo
 
     demo.run(args.out, threads=args.threads, progress=False if args.quiet else None)
@@ -282,6 +288,7 @@ def run_demo(args) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand."""
     from . import __version__
 
     parser = argparse.ArgumentParser(prog="wv-engine", description="Fast word2vec and GloVe training.")
@@ -309,6 +316,7 @@ def _atomic_json(path: str, data: dict) -> None:
 
 
 def run_word2vec(args) -> int:
+    """`wv-engine word2vec`: vocabulary, encoding, training, vectors, stats."""
     from .io import save_vectors
     from .word2vec import Word2Vec
 
@@ -356,6 +364,7 @@ def run_word2vec(args) -> int:
 
 
 def run_eval(args) -> int:
+    """`wv-engine eval`: analogies and word-pair correlations of a vectors file."""
     from . import evaluate
     from .io import load_vectors
 
@@ -392,6 +401,7 @@ def _print_neighbours(pairs) -> None:
 
 
 def run_similar(args) -> int:
+    """`wv-engine similar`: nearest neighbours of a word."""
     from .io import load_vectors
 
     _print_neighbours(load_vectors(args.vectors).most_similar(args.word, topn=args.n))
@@ -399,6 +409,7 @@ def run_similar(args) -> int:
 
 
 def run_analogy(args) -> int:
+    """`wv-engine analogy`: A is to B as C is to ?"""
     from .io import load_vectors
 
     _print_neighbours(load_vectors(args.vectors).analogy(args.a, args.b, args.c, topn=args.n))

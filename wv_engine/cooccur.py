@@ -102,6 +102,7 @@ def save_npz(matrix: sp.spmatrix, path: str | os.PathLike) -> None:
 
 
 def load_npz(path: str | os.PathLike) -> sp.csr_matrix:
+    """A matrix saved by save_npz (or scipy.sparse.save_npz), as CSR."""
     return sp.load_npz(path).tocsr()
 
 

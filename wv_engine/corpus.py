@@ -47,6 +47,7 @@ def open_binary(path: str | os.PathLike) -> IO[bytes]:
 
 
 def is_path(source: object) -> bool:
+    """True for a file path (str or os.PathLike), False for an iterable."""
     return isinstance(source, (str, os.PathLike))
 
 
@@ -122,6 +123,7 @@ def iter_chunks(source: CorpusSource, chunk_bytes: int = CHUNK_BYTES) -> Iterato
 
 
 def describe(source: CorpusSource) -> str:
+    """A short name of the corpus for messages."""
     return os.fspath(source) if is_path(source) else f"<{type(source).__name__} of token lists>"
 
 

@@ -23,6 +23,7 @@ PICTURE_GROUPS = {
 
 
 def corpus_path() -> str:
+    """Path of the shipped demo corpus (gzipped text)."""
     return str(datasets.path("demo-corpus"))
 
 

@@ -53,6 +53,7 @@ class GloVeStats:
 
     @property
     def epoch_cost(self) -> list[float]:
+        """Mean cost per record of each epoch."""
         return [e.cost for e in self.epochs]
 
 
@@ -99,8 +100,9 @@ class GloVe:
         self._core = None
 
     def config(self) -> dict:
+        """The settings as a JSON-serialisable dict."""
         return {k: getattr(self, k) for k in (
-            "dim", "window", "x_max", "alpha", "epochs", "eta", "min_count", "threads", "seed",
+            "dim", "window", "x_max, "alpha", "epochs", "eta", "min_count", "threads", "seed",
             "memory_limit", "max_vocab_size", "output", "distance_weighting")}
 
     # ---- counting -------------------------------------------------------------

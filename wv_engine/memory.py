@@ -28,6 +28,7 @@ def available_memory() -> int:
 
 
 def gib(n: int) -> str:
+    """Bytes as GiB for messages."""
     return f"{n / 2**30:.2f} GiB"
 
 

@@ -25,6 +25,7 @@ class Progress:
                              dynamic_ncols=True, mininterval=0.25, smoothing=0.1)
 
     def update(self, done: int, **postfix: object) -> None:
+        """Moves the bar to `done` and shows postfix values (alpha, epoch)."""
         if self._bar is None:
             return
         step = done - self._done
@@ -42,6 +43,7 @@ class Progress:
             print(message, file=sys.stderr, flush=True)
 
     def close(self) -> None:
+        """Removes the bar; safe to call twice."""
         if self._bar is not None:
             self._bar.close()
             self._bar = None

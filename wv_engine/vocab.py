@@ -99,6 +99,7 @@ class Vocabulary:
         return int(self.counts.sum())
 
     def words_as_bytes(self) -> list[bytes]:
+        """The words as the bytes they were in the corpus."""
         return [_to_bytes(w) for w in self.words]
 
     def keep_probabilities(self, sample: float) -> np.ndarray:

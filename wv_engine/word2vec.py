@@ -62,10 +62,12 @@ class TrainingStats:
 
     @property
     def epoch_loss(self) -> list[float]:
+        """Mean loss per prediction of each epoch (float64)."""
         return [e.loss for e in self.epoch_stats]
 
     @property
     def words_per_sec(self) -> float:
+        """Corpus words per second of training, all epochs."""
         return self.corpus_words * self.epochs / self.train_seconds if self.train_seconds else 0.0
 
 
@@ -306,5 +308,6 @@ class Word2Vec:
         return self._vectors
 
     def metadata(self) -> dict:
+        """Settings and training history stored with saved vectors."""
         return {"trainer": "word2vec", "config": self.config(), "epochs_trained": self.epochs_trained,
                 "epoch_loss": [e.loss for e in self.history]}
