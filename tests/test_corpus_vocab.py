@@ -97,3 +97,19 @@ def test_a_model_larger_than_memory_is_refused_before_allocating(monkeypatch):
     v = Vocabulary([f"w{i}" for i in range(100_000)], np.arange(100_000, 0, -1))
     with pytest.raises(MemoryError, match=r"needs about 0\.\d\d GiB but only 0\.01 GiB is available; raise min_count"):
         Word2Vec(dim=300).build_vocab(vocab=v)
+
+
+def test_ctrl_c_while_encoding_to_a_cache_file_leaves_nothing(tmp_path, monkeypatch):
+    from wv_engine import corpus as corpus_module
+
+    v = Vocabulary.build([s.split() for s in LINES], min_count=1)
+    real = corpus_module.iter_chunks
+
+    def interrupted(source, chunk_bytes=corpus_module.CHUNK_BYTES):
+        yield from real(source, chunk_bytes)
+        raise KeyboardInterrupt  # as if Ctrl-C came after the first chunks were written
+
+    monkeypatch.setattr(corpus_module, "iter_chunks", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        encode([s.split() for s in LINES], v.words_as_bytes(), cache_path=str(tmp_path / "ids.bin"))
+    assert list(tmp_path.iterdir()) == []

@@ -302,3 +302,22 @@ def test_cli_glove_and_svd(tmp_path, topics, text_file):
     assert load_vectors(tmp_path / "s.bin").dim == 5
     with pytest.raises(SystemExit):
         main(["glove", path, "-o", str(out), "--memory-limit", "lots", "--quiet"])
+
+
+def test_ctrl_c_during_counting_leaves_no_temporary_files(tmp_path):
+    from wv_engine import EncodedCorpus
+
+    rng = np.random.default_rng(0)
+    n, V = 20_000_000, 5000
+    ids = rng.integers(0, V, n, dtype=np.int32)
+    vocab = Vocabulary([f"w{i}" for i in range(V)], np.arange(V, 0, -1))
+    corpus = EncodedCorpus(ids=ids, tokens=n, words=n, oov=0, sentences=1)
+    spill = tmp_path / "spill"
+    spill.mkdir()
+    timer = threading.Timer(1.0, _thread.interrupt_main)
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        # a small cap: runs are spilling to spill/ when the interrupt comes
+        cooccur.count(corpus, vocab, 15, threads=2, memory_limit="2M", tmp_dir=str(spill), progress=False)
+    timer.cancel()
+    assert os.listdir(spill) == []

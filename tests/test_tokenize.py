@@ -1,6 +1,7 @@
 """The C tokenizer, counter and encoder against pure-Python truths."""
 
 import collections
+import os
 
 import numpy as np
 import pytest
@@ -83,3 +84,32 @@ def test_encoder_ids_sentence_ends_and_oov():
 def test_encoder_rejects_duplicates():
     with pytest.raises(ValueError, match="duplicate"):
         _tokenize.Encoder([b"a", b"b", b"a"])
+
+
+def test_memory_stays_bounded_on_a_huge_line_without_spaces(tmp_path):
+    # 512 MiB of one "word" fed in 8 MiB chunks: the counter must hold at most
+    # MAX_TOKEN_BYTES of it, so the process grows by far less than one chunk.
+    import subprocess
+    import sys
+
+    import wv_engine
+
+    script = """
+import resource, sys
+from wv_engine import _tokenize
+chunk = b"x" * (8 << 20)
+c = _tokenize.WordCounter()
+c.feed(b"start ")
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+for _ in range(64):
+    c.feed(chunk)
+c.feed(b" end", final=True)
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+words, counts = c.sorted_words(1)
+assert c.truncated == 1 and len(max(words, key=len)) == _tokenize.MAX_TOKEN_BYTES, (c.truncated, words)
+print(after - before)
+"""
+    env = {**os.environ, "PYTHONPATH": os.path.dirname(os.path.dirname(wv_engine.__file__))}
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert int(r.stdout) < 4 * 1024  # KiB: less than 4 MiB of growth for 512 MiB of input

@@ -102,7 +102,7 @@ class GloVe:
     def config(self) -> dict:
         """The settings as a JSON-serialisable dict."""
         return {k: getattr(self, k) for k in (
-            "dim", "window", "x_max, "alpha", "epochs", "eta", "min_count", "threads", "seed",
+            "dim", "window", "x_max", "alpha", "epochs", "eta", "min_count", "threads", "seed",
             "memory_limit", "max_vocab_size", "output", "distance_weighting")}
 
     # ---- counting -------------------------------------------------------------
