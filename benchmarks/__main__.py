@@ -9,6 +9,7 @@ its run (untimed) and writes OUT/results.json, OUT/results.md and PNGs."""
 from __future__ import annotations
 
 import argparse
+import shlex
 import os
 import sys
 import time
@@ -52,6 +53,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--glove-dir", metavar="PATH",
                    help="folder with Stanford GloVe's built vocab_count, cooccur, shuffle, glove (or its build/)")
     p.add_argument("--tools", help="comma-separated subset of wv-engine,gensim,word2vec.c,fastText,stanford")
+    p.add_argument("--wv-args", default="", metavar="ARGS",
+                   help='extra flags for every "wv-engine word2vec" run, e.g. "--shared-negatives"')
     p.add_argument("--epochs", type=int, default=1, help="word2vec modes (default 1)")
     p.add_argument("--glove-epochs", type=int,
                    help=f"GloVe mode (default {FULL['glove_epochs']}, Stanford's demo; "
@@ -91,6 +94,8 @@ def main(argv=None) -> int:
     tools, skipped = [], {}
     wanted = {t.strip().lower() for t in a.tools.split(",")} if a.tools else None
     for tool in make_tools(a.word2vec_bin, a.fasttext_bin, a.glove_dir):
+        if tool.name == "wv-engine":
+            tool.extra_args = shlex.split(a.wv_args)
         if not any(m in tool.modes for m in a.modes):
             continue
         if wanted is not None and not wanted & {tool.name.lower(), *tool.aliases}:

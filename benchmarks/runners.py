@@ -103,6 +103,7 @@ class Tool:
 
 class WvEngine(Tool):
     name = "wv-engine"
+    extra_args: list = []  # --wv-args: appended to every word2vec command
 
     def job(self, mode, threads, s, corpus, prefix):
         m = MODES[mode]
@@ -116,7 +117,7 @@ class WvEngine(Tool):
         if not m["hs"]:
             # with --loss hs the core uses no negatives; the CLI rejects --negative 0 (>= 1 only)
             cmd[cmd.index("--sample"):cmd.index("--sample")] = ["--negative", str(s.negative)]
-        return Job(cmd, out, stats)
+        return Job(cmd + list(self.extra_args), out, stats)
 
     def throughput(self, job, corpus, s, wall_s, stdout_path):
         with open(job.stats) as f:

@@ -67,13 +67,7 @@ double wv_glove_step(wv_glove_model *m, const wv_glove_record *r, float *scratch
     return update(m, r, scratch);
 }
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && !defined(WV_NO_MULTIVERSION)
-#define WV_MULTIVERSION __attribute__((target_clones("arch=x86-64-v3", "default")))
-#else
-#define WV_MULTIVERSION
-#endif
-
-WV_MULTIVERSION
+WV_MULTIVERSION /* vecmath.h */
 static void run_worker(wv_glove_worker *w) {
     wv_glove_model *m = w->m;
     int64_t since = 0;

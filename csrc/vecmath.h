@@ -7,6 +7,16 @@
 
 #include <stddef.h>
 
+/* For a trainer's hot loop: compiled for AVX2+FMA and for a baseline, the
+ * one to run picked at load time (GCC function multiversioning; needs glibc
+ * ifunc). The kernels below, inlined into it, are compiled for each target.
+ * No -march=native: the build stays portable. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && !defined(WV_NO_MULTIVERSION)
+#define WV_MULTIVERSION __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define WV_MULTIVERSION
+#endif
+
 static inline float wv_dot(const float *restrict a, const float *restrict b, int n) {
     float s = 0.0f;
 #pragma omp simd reduction(+:s)

@@ -40,6 +40,7 @@ struct wv_w2v_worker {
     float *neu1, *neu1e;       /* dim */
     float *scratch;            /* softmax scores: vocab_size */
     int32_t *negatives;        /* negative */
+    float *window_delta;       /* shared negatives: (2 * window + negative + 1) x dim */
     out_rows rows;             /* output rows, hot ones private */
     float *hot_snapshot;       /* the hot rows as last merged */
     double loss;
@@ -173,6 +174,64 @@ static inline void draw_negatives(wv_w2v_model *m, wv_rng *rng, int32_t *negativ
     for (int d = 0; d < m->cfg.negative; d++) negatives[d] = wv_alias_draw(&m->noise, rng);
 }
 
+/* Skip-gram NS with one set of negatives shared by the whole window of a
+ * centre word (pWord2Vec's minibatching, optional: cfg.shared_negatives).
+ * The m context vectors and the 1 + K output rows form two small matrices;
+ * all m x (1 + K) dot products are taken first, then both sides are updated
+ * from the same gradients. Same arithmetic as the pair-by-pair loop, but the
+ * output rows are fetched once per window instead of once per pair. */
+static double sg_ns_window(wv_w2v_worker *w, const int32_t *ctx, int m_ctx, int32_t word, float alpha) {
+    wv_w2v_model *m = w->m;
+    const int dim = m->cfg.dim, k1 = 1 + m->cfg.negative;
+    enum { MAX_CTX = 2 * 64, MAX_OUT = 64 }; /* bounds checked at the Python boundary */
+    float *outs[MAX_OUT], *ins[MAX_CTX];
+    float label[MAX_OUT];
+    float grad[MAX_CTX * MAX_OUT];
+    for (int k = 0; k < k1; k++) {
+        int32_t t = k == 0 ? word : w->negatives[k - 1];
+        outs[k] = out_row(&w->rows, t, dim);
+        label[k] = k == 0 ? 1.0f : (t == word ? -1.0f : 0.0f); /* -1: skipped, as word2vec.c */
+    }
+    double loss = 0.0;
+    for (int j = 0; j < m_ctx; j++) {
+        ins[j] = m->input + (size_t)ctx[j] * dim;
+        for (int k = 0; k < k1; k++) {
+            float g = 0.0f;
+            if (label[k] >= 0.0f) {
+                float f = wv_dot(ins[j], outs[k], dim);
+                loss -= wv_log_sigmoid(&m->sigmoid, label[k] > 0.0f ? f : -f);
+                g = ns_gradient(&m->sigmoid, f, label[k], alpha);
+            }
+            grad[j * k1 + k] = g;
+        }
+    }
+    float *delta_in = w->window_delta, *delta_out = w->window_delta + (size_t)m_ctx * dim;
+    for (int j = 0; j < m_ctx; j++) {
+        float *d = delta_in + (size_t)j * dim;
+        wv_zero(d, dim);
+        for (int k = 0; k < k1; k++) wv_axpy(grad[j * k1 + k], outs[k], d, dim);
+    }
+    for (int k = 0; k < k1; k++) {
+        float *d = delta_out + (size_t)k * dim;
+        wv_zero(d, dim);
+        for (int j = 0; j < m_ctx; j++) wv_axpy(grad[j * k1 + k], ins[j], d, dim);
+    }
+    for (int j = 0; j < m_ctx; j++) wv_axpy(1.0f, delta_in + (size_t)j * dim, ins[j], dim);
+    for (int k = 0; k < k1; k++) wv_axpy(1.0f, delta_out + (size_t)k * dim, outs[k], dim);
+    return loss;
+}
+
+double wv_w2v_window_step(wv_w2v_model *m, const int32_t *ctx, int m_ctx, int32_t target,
+                          const int32_t *negatives, float alpha, float *scratch) {
+    wv_w2v_worker w;
+    memset(&w, 0, sizeof w);
+    w.m = m;
+    w.negatives = (int32_t *)negatives;
+    w.window_delta = scratch;
+    w.rows = (out_rows){m->output, NULL, 0, 0};
+    return sg_ns_window(&w, ctx, m_ctx, target, alpha);
+}
+
 /* Trains one sentence. Loss and example counts go to the caller's locals,
  * not to the worker struct: workers sit side by side in one array, and
  * per-pair writes there would bounce a shared cache line between cores. */
@@ -188,7 +247,16 @@ static void train_sentence(wv_w2v_worker *w, wv_rng *rng, int len, float alpha,
         int radius = m->cfg.shrink_windows ? window - (int)wv_rng_below(rng, (uint32_t)window) : window;
         int lo = i - radius < 0 ? 0 : i - radius;
         int hi = i + radius >= len ? len - 1 : i + radius;
-        if (m->cfg.arch == WV_SKIPGRAM) {
+        if (m->cfg.arch == WV_SKIPGRAM && m->cfg.shared_negatives && n_neg) {
+            int32_t ctx[2 * 64];
+            int m_ctx = 0;
+            for (int c = lo; c <= hi; c++)
+                if (c != i) ctx[m_ctx++] = sen[c];
+            if (!m_ctx) continue;
+            draw_negatives(m, rng, w->negatives);
+            *loss += sg_ns_window(w, ctx, m_ctx, word, alpha);
+            *examples += m_ctx;
+        } else if (m->cfg.arch == WV_SKIPGRAM) {
             /* word2vec.c's orientation: each context word's input vector
              * predicts the centre word. */
             for (int c = lo; c <= hi; c++) {
@@ -223,16 +291,7 @@ static void train_sentence(wv_w2v_worker *w, wv_rng *rng, int len, float alpha,
     }
 }
 
-/* The hot loop, compiled for AVX2+FMA and a baseline, picked at load time
- * (GCC function multiversioning; needs glibc ifunc). Kernels inlined into
- * it are compiled for each target. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && !defined(WV_NO_MULTIVERSION)
-#define WV_MULTIVERSION __attribute__((target_clones("arch=x86-64-v3", "default")))
-#else
-#define WV_MULTIVERSION
-#endif
-
-WV_MULTIVERSION
+WV_MULTIVERSION /* vecmath.h */
 static void run_worker(wv_w2v_worker *w) {
     wv_w2v_model *m = w->m;
     wv_rng rng;
@@ -289,7 +348,7 @@ static void free_workers(wv_w2v_model *m) {
     for (int t = 0; t < m->n_threads; t++) {
         wv_w2v_worker *w = &m->workers[t];
         free(w->sentence); free(w->neu1); free(w->neu1e); free(w->scratch); free(w->negatives);
-        free(w->rows.local); free(w->hot_snapshot);
+        free(w->rows.local); free(w->hot_snapshot); free(w->window_delta);
     }
     free(m->workers);
     m->workers = NULL;
@@ -318,7 +377,10 @@ int wv_w2v_start_epoch(wv_w2v_model *m, int epoch, int n_threads) {
         w->negatives = wv_alloc_lines((size_t)(m->cfg.negative > 0 ? m->cfg.negative : 1) * sizeof(int32_t));
         w->scratch = wv_alloc_lines(m->cfg.loss == WV_LOSS_SOFTMAX ? (size_t)m->vocab_size * sizeof(float)
                                                                    : sizeof(float));
-        if (!w->sentence || !w->neu1 || !w->neu1e || !w->negatives || !w->scratch) {
+        w->window_delta = m->cfg.shared_negatives
+            ? wv_alloc_lines((size_t)(2 * m->cfg.window + m->cfg.negative + 1) * dim * sizeof(float))
+            : wv_alloc_lines(sizeof(float));
+        if (!w->sentence || !w->neu1 || !w->neu1e || !w->negatives || !w->scratch || !w->window_delta) {
             free_workers(m);
             return WV_ERR_NOMEM;
         }

@@ -32,6 +32,7 @@ typedef struct {
     int shrink_windows;     /* 1: radius uniform in 1..window (word2vec.c) */
     float alpha, min_alpha; /* linear decay from alpha to min_alpha */
     uint64_t seed;
+    int shared_negatives;   /* SG-NS: one negative set per window (w2v.c); window <= 64, negative <= 63 */
     int32_t hot_rows;       /* output rows each thread keeps a private copy of
                              * when threads > 1 (0: none; see w2v.c) */
 } wv_w2v_config;
@@ -81,5 +82,11 @@ float wv_w2v_current_alpha(const wv_w2v_model *m);
 double wv_w2v_step(wv_w2v_model *m, const float *h, int32_t target,
                    const int32_t *negatives, int n_negatives, float *neu1e,
                    float alpha, float *scratch);
+
+/* One shared-negatives window (skip-gram NS) as the loop does it, for tests:
+ * m_ctx <= 128 context ids, cfg.negative negatives; scratch holds
+ * (m_ctx + negative + 1) x dim floats. Returns the window's loss. */
+double wv_w2v_window_step(wv_w2v_model *m, const int32_t *ctx, int m_ctx, int32_t target,
+                          const int32_t *negatives, float alpha, float *scratch);
 
 #endif

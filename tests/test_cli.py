@@ -122,3 +122,12 @@ def test_demo_runs_on_the_shipped_corpus(tmp_path, capsys):
     near = [w for w, _ in v.most_similar("whale", topn=10)]
     assert {"sperm", "leviathan"} & set(near)
     assert np.isfinite(v.vectors).all()
+
+
+def test_shared_negatives_flag(corpus_file, tmp_path):
+    out, stats = tmp_path / "v.bin", tmp_path / "s.json"
+    assert main(["word2vec", corpus_file, "-o", str(out), "--dim", "16", "--min-count", "1", "--quiet",
+                 "--shared-negatives", "--stats-json", str(stats)]) == 0
+    assert json.loads(stats.read_text())["config"]["shared_negatives"] is True
+    near = [w for w, _ in load_vectors(out).most_similar("t0w0", topn=5)]
+    assert sum(w.startswith("t0w") for w in near) >= 4

@@ -134,3 +134,24 @@ def test_core_checks_shapes_once():
         _word2vec.Word2VecCore(**{**good, "output_vectors": np.zeros((V, dim + 1), np.float32)})
     with pytest.raises(ValueError):
         _word2vec.Word2VecCore(**{**good, "keep_prob": np.ones(V + 1, np.float32)})
+
+
+def test_shared_negatives_window_matches_the_batched_gradient():
+    core, inp, out, _ = make_core("ns", V=8, dim=5)  # negative=3
+    ctx, target, negs, alpha = [0, 2, 5], 1, [3, 6, 1], 0.1  # the last negative equals the target: skipped
+    I0, O0 = inp.astype(np.float64), out.astype(np.float64)
+    loss = core.window_step(ctx, target, negs, alpha)
+    rows = [target] + negs
+    labels = np.array([1.0, 0.0, 0.0, np.nan])
+    S = I0[ctx] @ O0[rows].T
+    G = np.where(np.isnan(labels), 0.0, (np.nan_to_num(labels) - sigmoid(S)) * alpha)
+    dI = G @ O0[rows]
+    dO = G.T @ I0[ctx]
+    expect_in, expect_out = I0.copy(), O0.copy()
+    np.add.at(expect_in, ctx, dI)
+    np.add.at(expect_out, rows, dO)
+    tol = alpha * 3e-3 * 4 * max(np.abs(O0).max(), np.abs(I0).max())
+    np.testing.assert_allclose(inp, expect_in, atol=tol)
+    np.testing.assert_allclose(out, expect_out, atol=tol)
+    ll = -(np.log(sigmoid(S[:, 0])).sum() + np.log(sigmoid(-S[:, 1:3])).sum())
+    assert loss == pytest.approx(ll, abs=0.05)

@@ -63,11 +63,11 @@ def model_conditional(m):
     return P
 
 
-@pytest.mark.parametrize("loss", ["softmax", "hs", "ns"])
-def test_converges_to_the_empirical_conditional(pair_corpus, loss):
+@pytest.mark.parametrize("loss,shared", [("softmax", False), ("hs", False), ("ns", False), ("ns", True)])
+def test_converges_to_the_empirical_conditional(pair_corpus, loss, shared):
     corpus, target = pair_corpus
     m = Word2Vec(loss=loss, dim=V_PAIRS, window=1, shrink_windows=False, sample=0, min_count=1,
-                 epochs=20, threads=1, alpha=0.05, negative=15)
+                 epochs=20, threads=1, alpha=0.05, negative=15, shared_negatives=shared)
     m.fit(corpus, progress=False)
     P = model_conditional(m)
     tv = 0.5 * np.abs(P - target).sum(1).max()
@@ -89,10 +89,13 @@ def topic_accuracy(vectors, topics, k=5):
     return hits / total
 
 
-@pytest.mark.parametrize("arch,loss", [("skipgram", "ns"), ("cbow", "ns"), ("skipgram", "hs"), ("cbow", "hs")])
-def test_recovers_planted_topics(topics_corpus, arch, loss):
+@pytest.mark.parametrize("arch,loss,shared", [("skipgram", "ns", False), ("cbow", "ns", False),
+                                               ("skipgram", "hs", False), ("cbow", "hs", False),
+                                               ("skipgram", "ns", True)])
+def test_recovers_planted_topics(topics_corpus, arch, loss, shared):
     topics, corpus = topics_corpus
-    m = Word2Vec(arch=arch, loss=loss, dim=20, window=4, min_count=1, sample=0, epochs=5, threads=2)
+    m = Word2Vec(arch=arch, loss=loss, dim=20, window=4, min_count=1, sample=0, epochs=5, threads=2,
+                 shared_negatives=shared)
     stats = m.fit(corpus, progress=False).last_stats
     assert topic_accuracy(m.vectors, topics) > 0.9
     assert stats.epoch_loss[-1] < stats.epoch_loss[0]
@@ -142,10 +145,11 @@ def test_subsampling_keeps_words_at_the_word2vec_c_rate():
 
 
 # ---- seeds, continued training, interrupts ---------------------------------------
-def test_single_thread_runs_are_bit_identical(topics_corpus):
+@pytest.mark.parametrize("shared", [False, True])
+def test_single_thread_runs_are_bit_identical(topics_corpus, shared):
     _, corpus = topics_corpus
-    runs = [Word2Vec(dim=16, min_count=1, epochs=2, threads=1, seed=s).fit(corpus, progress=False)
-            for s in (7, 7, 8)]
+    runs = [Word2Vec(dim=16, min_count=1, epochs=2, threads=1, seed=s, shared_negatives=shared).fit(
+        corpus, progress=False) for s in (7, 7, 8)]
     np.testing.assert_array_equal(runs[0].input_vectors, runs[1].input_vectors)
     np.testing.assert_array_equal(runs[0].output_vectors, runs[1].output_vectors)
     assert not np.array_equal(runs[0].input_vectors, runs[2].input_vectors)

@@ -36,6 +36,7 @@ cdef extern from "w2v.h":
         int cbow_mean, shrink_windows
         float alpha, min_alpha
         uint64_t seed
+        int shared_negatives
         int32_t hot_rows
     ctypedef struct wv_w2v_model:
         wv_w2v_config cfg
@@ -59,6 +60,8 @@ cdef extern from "w2v.h":
     double wv_w2v_step(wv_w2v_model *m, const float *h, int32_t target,
                        const int32_t *negatives, int n_negatives, float *neu1e,
                        float alpha, float *scratch) nogil
+    double wv_w2v_window_step(wv_w2v_model *m, const int32_t *ctx, int m_ctx, int32_t target,
+                              const int32_t *negatives, float alpha, float *scratch) nogil
 
 
 cdef extern from *:
@@ -172,7 +175,8 @@ cdef class Word2VecCore:
     def __init__(self, *, str arch, str loss, int dim, int window, int negative,
                  int max_sentence_length, bint cbow_mean, bint shrink_windows,
                  uint64_t seed, float[:, ::1] input_vectors, float[:, ::1] output_vectors,
-                 float[::1] keep_prob, noise=None, huffman=None, int32_t hot_rows=0):
+                 float[::1] keep_prob, noise=None, huffman=None, int32_t hot_rows=0,
+                 bint shared_negatives=False):
         cdef int32_t V = input_vectors.shape[0]
         if arch not in ARCHS or loss not in LOSSES:
             raise ValueError(f"unknown arch {arch!r} or loss {loss!r}")
@@ -194,6 +198,9 @@ cdef class Word2VecCore:
         if hot_rows < 0:
             raise ValueError("hot_rows must be >= 0")
         self.m.cfg.hot_rows = hot_rows
+        if shared_negatives and (window > 64 or negative > 63):
+            raise ValueError("shared_negatives supports window <= 64 and negative <= 63")
+        self.m.cfg.shared_negatives = shared_negatives
         self.m.vocab_size = V
         self.m.input = &input_vectors[0, 0]
         self.m.keep_prob = &keep_prob[0]
@@ -306,3 +313,19 @@ cdef class Word2VecCore:
         cdef double loss
         loss = wv_w2v_step(&self.m, &h[0], target, &neg[0], n_neg, &e[0], alpha, &s[0])
         return loss, neu1e
+
+    def window_step(self, contexts, int32_t target, negatives, float alpha):
+        """One shared-negatives window update (skip-gram NS) as training does
+        it (tests); returns its loss. Vectors are updated in place."""
+        cdef int32_t[::1] ctx = np.ascontiguousarray(contexts, dtype=np.int32)
+        cdef int32_t[::1] neg = np.ascontiguousarray(negatives, dtype=np.int32)
+        if self.m.cfg.loss != WV_LOSS_NS or len(neg) != self.m.cfg.negative or neg.shape[0] == 0:
+            raise ValueError("window_step needs loss='ns' and exactly `negative` negatives")
+        if not 0 < ctx.shape[0] <= 128 or not 0 <= target < self.m.vocab_size:
+            raise ValueError("bad window")
+        for a in (np.asarray(ctx), np.asarray(neg)):
+            if a.min() < 0 or a.max() >= self.m.vocab_size:
+                raise ValueError("ids out of range")
+        scratch = np.zeros((ctx.shape[0] + neg.shape[0] + 1) * self.m.cfg.dim, dtype=np.float32)
+        cdef float[::1] s = scratch
+        return wv_w2v_window_step(&self.m, &ctx[0], ctx.shape[0], target, &neg[0], alpha, &s[0])

@@ -85,6 +85,9 @@ def _add_word2vec(sub) -> None:
     p.add_argument("--max-final-vocab", type=positive_int, default=None)
     p.add_argument("--ns-exponent", type=_number(float, None, None), default=0.75)
     p.add_argument("--max-sentence-length", type=positive_int, default=1000)
+    p.add_argument("--shared-negatives", action="store_true",
+                   help="skip-gram NS: one negative set per window, trained as small matrices (faster; "
+                        "see benchmarks/RESULTS.md for its measured quality)")
     p.add_argument("--save-vocab", metavar="PATH", help="also write the vocabulary as 'word count' lines")
     p.add_argument("--stats-json", metavar="PATH", help="write timings and per-epoch loss as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar or messages")
@@ -326,7 +329,7 @@ def run_word2vec(args) -> int:
                      epochs=args.epochs, alpha=args.alpha, min_alpha=args.min_alpha,
                      threads=args.threads, seed=args.seed, max_vocab_size=args.max_vocab_size,
                      max_final_vocab=args.max_final_vocab, ns_exponent=args.ns_exponent,
-                     max_sentence_length=args.max_sentence_length)
+                     max_sentence_length=args.max_sentence_length, shared_negatives=args.shared_negatives)
     _say(args, f"counting words in {args.input}")
     model.build_vocab(args.input)
     vocab = model.vocab

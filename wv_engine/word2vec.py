@@ -90,6 +90,11 @@ class Word2Vec:
     bouncing those cache lines between cores on every update. 0 turns it off
     (plain Hogwild); one thread never uses it.
 
+    shared_negatives (skip-gram NS only, off by default): draw one set of
+    negatives per centre word and train the whole window against it as two
+    small matrices (Intel's pWord2Vec); faster, a different noise process,
+    so it stays optional until its quality is measured to match.
+
     >>> model = Word2Vec(dim=50).fit("corpus.txt")
     >>> model.vectors.most_similar("king")
     """
@@ -100,7 +105,7 @@ class Word2Vec:
                  threads: int | None = None, seed: int = 1, max_vocab_size: int | None = None,
                  max_final_vocab: int | None = None, ns_exponent: float = 0.75,
                  cbow_mean: bool = True, shrink_windows: bool = True,
-                 max_sentence_length: int = 1000, hot_rows: int = 1024):
+                 max_sentence_length: int = 1000, hot_rows: int = 1024, shared_negatives: bool = False):
         _check("arch", arch, arch in ARCHS, f"one of {ARCHS}")
         _check("loss", loss, loss in LOSSES, f"one of {LOSSES}")
         for name, v in [("dim", dim), ("window", window), ("epochs", epochs), ("min_count", min_count),
@@ -133,6 +138,9 @@ class Word2Vec:
         self.shrink_windows, self.max_sentence_length = bool(shrink_windows), int(max_sentence_length)
         _check("hot_rows", hot_rows, isinstance(hot_rows, (int, np.integer)) and hot_rows >= 0, "an integer >= 0")
         self.hot_rows = int(hot_rows)
+        if shared_negatives and (window > 64 or negative > 63):
+            raise ValueError("shared_negatives supports window <= 64 and negative <= 63")
+        self.shared_negatives = bool(shared_negatives)
 
         self.vocab: Vocabulary | None = None
         self.input_vectors: np.ndarray | None = None
@@ -151,7 +159,7 @@ class Word2Vec:
         return {k: getattr(self, k) for k in (
             "arch", "loss", "dim", "window", "negative", "min_count", "sample", "epochs", "alpha",
             "min_alpha", "threads", "seed", "max_vocab_size", "max_final_vocab", "ns_exponent",
-            "cbow_mean", "shrink_windows", "max_sentence_length", "hot_rows")}
+            "cbow_mean", "shrink_windows", "max_sentence_length", "hot_rows", "shared_negatives")}
 
     # ---- vocabulary -----------------------------------------------------
     def build_vocab(self, corpus: CorpusSource | None = None, *, vocab: Vocabulary | None = None) -> "Word2Vec":
@@ -199,7 +207,7 @@ class Word2Vec:
             cbow_mean=self.cbow_mean, shrink_windows=self.shrink_windows, seed=self.seed,
             input_vectors=self.input_vectors, output_vectors=self.output_vectors,
             keep_prob=vocab.keep_probabilities(self.sample), noise=noise, huffman=huffman,
-            hot_rows=self.hot_rows)
+            hot_rows=self.hot_rows, shared_negatives=self.shared_negatives)
 
     def encode(self, corpus: CorpusSource, cache_path: str | None = None) -> EncodedCorpus:
         """Encodes a corpus with this model's vocabulary (out-of-vocabulary
