@@ -39,6 +39,32 @@ def pca_2d(matrix: np.ndarray) -> np.ndarray:
     return centred @ vt[:2].T
 
 
+# Where a label may go relative to its point (points of offset, alignment),
+# tried in order until it overlaps no label placed before it.
+_LABEL_SPOTS = [((4, 3), "left"), ((4, -12), "left"), ((-4, 3), "right"), ((-4, -12), "right"),
+                ((4, 13), "left"), ((-4, 13), "right"), ((4, -22), "left"), ((-4, -22), "right"),
+                ((4, 23), "left"), ((-4, 23), "right"), ((4, -32), "left"), ((-4, -32), "right")]
+
+
+def _spread_labels(fig, labels) -> None:
+    """Moves each label to the first nearby spot where it overlaps no earlier
+    label, so crowded clusters stay readable."""
+    renderer = fig.canvas.get_renderer()
+    placed = []
+    for label in labels:
+        for offset, align in _LABEL_SPOTS:
+            label.xyann = offset
+            label.set_horizontalalignment(align)
+            box = label.get_window_extent(renderer)
+            if not any(box.overlaps(other) for other in placed):
+                break
+        else:
+            label.xyann, _ = _LABEL_SPOTS[0]
+            label.set_horizontalalignment("left")
+            box = label.get_window_extent(renderer)
+        placed.append(box)
+
+
 def draw_picture(vectors: Vectors, path: str) -> str:
     """Writes a labelled PCA scatter of PICTURE_GROUPS to path (PNG). Needs
     matplotlib (pip install "wv-engine[plot]"); raises ImportError without it."""
@@ -57,18 +83,20 @@ def draw_picture(vectors: Vectors, path: str) -> str:
                 groups.append(group)
     points = pca_2d(vectors.unit_vectors[[vectors.get_index(w) for w in words]])
     fig, ax = plt.subplots(figsize=(10, 8), dpi=110)
+    labels = []
     for k, group in enumerate(PICTURE_GROUPS):
         sel = [i for i, g in enumerate(groups) if g == group]
         ax.scatter(points[sel, 0], points[sel, 1], s=40, color=f"C{k}", label=group)
         for i in sel:
-            ax.annotate(words[i], points[i], xytext=(4, 3), textcoords="offset points", fontsize=11,
-                        color=f"C{k}")
+            labels.append(ax.annotate(words[i], points[i], xytext=(4, 3), textcoords="offset points",
+                                      fontsize=11, color=f"C{k}"))
     ax.set_title("wv-engine demo: skip-gram vectors of Emma + Moby-Dick (PCA of unit vectors)")
     ax.set_xlabel("first principal component")
     ax.set_ylabel("second principal component")
     ax.legend(loc="best", fontsize=10)
     ax.grid(alpha=0.3)
     fig.tight_layout()
+    _spread_labels(fig, labels)
     with atomic_write(path, "wb") as f:
         fig.savefig(f, format="png")
     plt.close(fig)
