@@ -253,7 +253,7 @@ def run_svd(args) -> int:
     from .svd import svd_vectors
     from .vectors import Vectors
     from .vocab import Vocabulary
-    from .word2vec import default_threads
+    from .settings import default_threads
 
     started = time.perf_counter()
     vocab = Vocabulary.build(args.input, args.min_count, args.max_vocab_size)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import tempfile
 import threading
-import time
 
 import numpy as np
 import scipy.sparse as sp

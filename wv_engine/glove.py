@@ -24,7 +24,8 @@ from .memory import check_fits
 from .progress import Progress
 from .vectors import Vectors
 from .vocab import Vocabulary
-from .word2vec import default_threads
+from .settings import check as _check
+from .settings import default_threads
 
 OUTPUTS = ("sum", "word", "concat")
 CHECKPOINT_VERSION = 1
@@ -55,11 +56,6 @@ class GloVeStats:
     def epoch_cost(self) -> list[float]:
         """Mean cost per record of each epoch."""
         return [e.cost for e in self.epochs]
-
-
-def _check(name, value, ok, rule):
-    if not ok:
-        raise ValueError(f"{name} must be {rule}, got {value!r}")
 
 
 class GloVe:

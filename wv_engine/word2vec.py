@@ -6,11 +6,9 @@ settings, owns the weight matrices, polls progress and runs callbacks."""
 
 from __future__ import annotations
 
-import json
-import os
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable
 
 import numpy as np
 
@@ -19,20 +17,14 @@ from .corpus import CorpusSource, EncodedCorpus, encode
 from .epochs import run_epoch
 from .memory import check_fits
 from .progress import Progress
+from .settings import check as _check
+from .settings import default_threads
 from .vectors import Vectors
 from .vocab import Vocabulary
 
 ARCHS = ("skipgram", "cbow")
 LOSSES = ("ns", "hs", "softmax")
 SOFTMAX_MAX_VOCAB = 20000  # the exact softmax is O(V) per prediction
-
-
-def default_threads() -> int:
-    """Cores this process may use (honours CPU affinity)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
 
 
 @dataclass
@@ -69,11 +61,6 @@ class TrainingStats:
     def words_per_sec(self) -> float:
         """Corpus words per second of training, all epochs."""
         return self.corpus_words * self.epochs / self.train_seconds if self.train_seconds else 0.0
-
-
-def _check(name: str, value, ok: bool, rule: str) -> None:
-    if not ok:
-        raise ValueError(f"{name} must be {rule}, got {value!r}")
 
 
 class Word2Vec:
