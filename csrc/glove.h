@@ -22,13 +22,19 @@ typedef struct {
 
 typedef struct wv_glove_worker wv_glove_worker;
 
+/* Row i of a matrix starts at base + i * row_stride and row i's bias at
+ * bias + i * bias_stride (in floats). Separate arrays have strides (dim, 1);
+ * the Python model interleaves each side's vector, accumulators and biases
+ * in one row (stride 2 * dim + 2, rounded up to a cache line), so a record
+ * touches two memory regions instead of eight. */
 typedef struct {
     int dim;
     int32_t vocab_size;
     float eta;
-    float *word, *context;            /* V x dim */
+    int64_t row_stride, bias_stride;
+    float *word, *context;            /* V rows of dim */
     float *word_bias, *context_bias;  /* V */
-    float *word_gradsq, *context_gradsq;          /* V x dim, start at 1 */
+    float *word_gradsq, *context_gradsq;          /* V rows of dim, start at 1 */
     float *word_bias_gradsq, *context_bias_gradsq; /* V, start at 1 */
     const wv_glove_record *records;
     int64_t n_records;

@@ -142,6 +142,33 @@ def test_adagrad_steps_equal_a_numpy_reference():
             np.testing.assert_allclose(m.params[k], ref[k], rtol=1e-6, atol=1e-7, err_msg=k)
 
 
+def test_interleaved_tables_train_like_separate_arrays():
+    from wv_engine import _glove
+
+    m = make_model(V=40, D=19)  # a dim that leaves padding in the interleaved rows
+    assert m.params["word"].strides[0] > m.params["word"].shape[1] * 4  # the model's own layout is interleaved
+    separate = {k: np.ascontiguousarray(v) for k, v in m.params.items()}
+    records = _glove.make_records(np.arange(0, 41 * 3, 3)[:41].astype(np.int64),
+                                  np.tile(np.arange(3, dtype=np.int32), 40) * 13 % 40,
+                                  np.linspace(0.5, 30.0, 120).astype(np.float32), 10.0, 0.75, 7)
+    for params in (m.params, separate):
+        core = _glove.GloVeCore(eta=0.05, **params)
+        core.set_records(records)
+        core.start_epoch(1)
+        core.join_epoch()
+    for k in separate:
+        np.testing.assert_array_equal(m.params[k], separate[k], err_msg=k)
+
+
+def test_mismatched_strides_are_refused():
+    from wv_engine import _glove
+
+    m = make_model()
+    bad = dict(m.params, context=np.ascontiguousarray(m.params["context"]))
+    with pytest.raises(ValueError, match="row stride"):
+        _glove.GloVeCore(eta=0.05, **bad)
+
+
 def test_gradient_is_clipped_like_glove_c():
     from wv_engine import _glove
 

@@ -44,6 +44,8 @@ cdef extern from "glove.h":
         int dim
         int32_t vocab_size
         float eta
+        int64_t row_stride
+        int64_t bias_stride
         float *word
         float *context
         float *word_bias
@@ -164,9 +166,10 @@ cdef class CooccurrenceCount:
     def merge_passes(self):
         return self.res.merge_passes
 
-    def upper(self):
-        """The upper triangle (row <= col) as rows, cols (int32) and values
-        (float64); the diagonal holds X[w][w] / 2."""
+    def upper_units(self):
+        """The upper triangle (row <= col) as exact integers: rows, cols
+        (int32), units (int64) and the units per 1.0; the diagonal holds
+        X[w][w] / 2. Integer sums of several counts are exact (cluster)."""
         self.check()
         cdef int64_t n = self.res.n
         rows = np.empty(n, dtype=np.int32)
@@ -181,7 +184,13 @@ cdef class CooccurrenceCount:
                 r[i] = self.res.rows[i]
                 c[i] = self.res.cols[i]
                 u[i] = self.res.units[i]
-        return rows, cols, units / float(self.res.unit)
+        return rows, cols, units, int(self.res.unit)
+
+    def upper(self):
+        """The upper triangle (row <= col) as rows, cols (int32) and values
+        (float64); the diagonal holds X[w][w] / 2."""
+        rows, cols, units, unit = self.upper_units()
+        return rows, cols, units / float(unit)
 
     def to_csr(self):
         """(indptr int64, indices int32, data float32) of the full symmetric
@@ -201,6 +210,39 @@ cdef class CooccurrenceCount:
         self.have = False
         self.status = -2
         return indptr, indices, data
+
+
+def csr_from_upper(int32_t[::1] rows not None, int32_t[::1] cols not None, int64_t[::1] units not None,
+                   int64_t unit, int32_t vocab_size):
+    """(indptr, indices, data) of the full symmetric float32 matrix from an
+    upper triangle in integer units sorted by (row, col), the same C routine
+    and rounding as CooccurrenceCount.to_csr (checked here once)."""
+    cdef int64_t n = rows.shape[0]
+    if cols.shape[0] != n or units.shape[0] != n:
+        raise ValueError("rows, cols and units must have the same length")
+    if unit < 1 or vocab_size < 1:
+        raise ValueError("unit and vocab_size must be >= 1")
+    r, c = np.asarray(rows), np.asarray(cols)
+    if n and (r.min() < 0 or c.max() >= vocab_size or np.any(r > c)):
+        raise ValueError("entries must satisfy 0 <= row <= col < vocab_size")
+    if n > 1 and np.any(np.diff(r.astype(np.int64) * vocab_size + c) <= 0):
+        raise ValueError("entries must be sorted by (row, col) without repeats")
+    cdef wv_cooc_result res
+    res.n = n
+    res.rows = &rows[0] if n else NULL
+    res.cols = &cols[0] if n else NULL
+    res.units = &units[0] if n else NULL
+    res.unit = unit
+    cdef int64_t nnz = wv_cooc_full_nnz(&res)
+    indptr = np.empty(vocab_size + 1, dtype=np.int64)
+    indices = np.empty(max(nnz, 1), dtype=np.int32)
+    data = np.empty(max(nnz, 1), dtype=np.float32)
+    cdef int64_t[::1] ip = indptr
+    cdef int32_t[::1] ix = indices
+    cdef float[::1] dt = data
+    with nogil:
+        wv_cooc_to_csr(&res, vocab_size, &ip[0], &ix[0], &dt[0])
+    return indptr, indices[:nnz], data[:nnz]
 
 
 def make_records(int64_t[::1] indptr not None, int32_t[::1] indices not None, float[::1] data not None,
@@ -236,12 +278,24 @@ cdef class GloVeCore:
         wv_glove_model_init(&self.m)
         self._keep = ()
 
-    def __init__(self, *, float eta, float[:, ::1] word not None, float[:, ::1] context not None,
-                 float[::1] word_bias not None, float[::1] context_bias not None,
-                 float[:, ::1] word_gradsq not None, float[:, ::1] context_gradsq not None,
-                 float[::1] word_bias_gradsq not None, float[::1] context_bias_gradsq not None):
+    def __init__(self, *, float eta, float[:, :] word not None, float[:, :] context not None,
+                 float[:] word_bias not None, float[:] context_bias not None,
+                 float[:, :] word_gradsq not None, float[:, :] context_gradsq not None,
+                 float[:] word_bias_gradsq not None, float[:] context_bias_gradsq not None):
+        """The four matrices may be views with rows apart (an interleaved
+        table, see glove.h) if they share one row stride and are contiguous
+        within a row; the four bias vectors share one stride too."""
         cdef int32_t V = word.shape[0]
         cdef int dim = word.shape[1]
+        cdef Py_ssize_t rs = word.strides[0], bs = word_bias.strides[0]
+        if (word.strides[1] != sizeof(float) or context.strides[1] != sizeof(float)
+                or word_gradsq.strides[1] != sizeof(float) or context_gradsq.strides[1] != sizeof(float)
+                or context.strides[0] != rs or word_gradsq.strides[0] != rs or context_gradsq.strides[0] != rs
+                or rs % sizeof(float)):
+            raise ValueError("parameter matrices must share one row stride and be contiguous within rows")
+        if (context_bias.strides[0] != bs or word_bias_gradsq.strides[0] != bs
+                or context_bias_gradsq.strides[0] != bs or bs % sizeof(float)):
+            raise ValueError("bias vectors must share one stride")
         if V < 1 or dim < 1:
             raise ValueError("empty parameters")
         if (context.shape[0] != V or context.shape[1] != dim or word_gradsq.shape[0] != V
@@ -256,6 +310,10 @@ cdef class GloVeCore:
         self.m.dim = dim
         self.m.vocab_size = V
         self.m.eta = eta
+        self.m.row_stride = rs // <Py_ssize_t>sizeof(float)
+        self.m.bias_stride = bs // <Py_ssize_t>sizeof(float)
+        if self.m.row_stride < dim or self.m.bias_stride < 1:
+            raise ValueError("rows or biases overlap")
         self.m.word = &word[0, 0]
         self.m.context = &context[0, 0]
         self.m.word_bias = &word_bias[0]

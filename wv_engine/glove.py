@@ -58,6 +58,24 @@ class GloVeStats:
         return [e.cost for e in self.epochs]
 
 
+def table_stride(D: int) -> int:
+    """Floats per interleaved row: 2 * D + 2, rounded up to 16 (64 bytes)."""
+    return -(-(2 * D + 2) // 16) * 16
+
+
+def interleaved_side(side: str, V: int, D: int) -> dict[str, np.ndarray]:
+    """The parameters of one side (word or context) as views into one table
+    whose row i holds vector i, its AdaGrad accumulators, bias and bias
+    accumulator, padded to whole 64-byte lines and 64-byte aligned: a
+    record's update then touches one region per side (csrc/glove.h)."""
+    stride = table_stride(D)
+    raw = np.zeros(V * stride + 16, dtype=np.float32)
+    start = (-raw.ctypes.data % 64) // 4
+    table = raw[start:start + V * stride].reshape(V, stride)
+    return {side: table[:, :D], f"{side}_gradsq": table[:, D:2 * D],
+            f"{side}_bias": table[:, 2 * D], f"{side}_bias_gradsq": table[:, 2 * D + 1]}
+
+
 class GloVe:
     """Trains GloVe vectors.
 
@@ -102,16 +120,17 @@ class GloVe:
             "memory_limit", "max_vocab_size", "output", "distance_weighting")}
 
     # ---- counting -------------------------------------------------------------
-    def build_vocab(self, corpus: CorpusSource | None = None, *, vocab: Vocabulary | None = None) -> "GloVe":
+    def build_vocab(self, corpus: CorpusSource | None = None, *, vocab: Vocabulary | None = None,
+                    client=None) -> "GloVe":
         """Counts words (or takes a ready Vocabulary) and initialises the
         parameters as glove.c does: uniform in [-0.5/dim, 0.5/dim) for
         vectors and biases, AdaGrad accumulators at 1."""
         if vocab is None:
             if corpus is None:
                 raise ValueError("build_vocab needs a corpus or a vocabulary")
-            vocab = Vocabulary.build(corpus, self.min_count, self.max_vocab_size)
+            vocab = Vocabulary.build(corpus, self.min_count, self.max_vocab_size, client=client)
         V, D = len(vocab), self.dim
-        check_fits(f"GloVe parameters for {V:,} words x {D} dimensions", 4 * (4 * V * D + 4 * V),
+        check_fits(f"GloVe parameters for {V:,} words x {D} dimensions", 4 * 2 * V * table_stride(D),
                    "raise min_count or lower dim")
         self.vocab = vocab
         rng = np.random.default_rng(self.seed)
@@ -122,41 +141,44 @@ class GloVe:
             a /= D
             return a
 
-        self.params = {
-            "word": uniform(V, D), "context": uniform(V, D),
-            "word_bias": uniform(V), "context_bias": uniform(V),
-            "word_gradsq": np.ones((V, D), np.float32), "context_gradsq": np.ones((V, D), np.float32),
-            "word_bias_gradsq": np.ones(V, np.float32), "context_bias_gradsq": np.ones(V, np.float32),
-        }
+        self.params = {**interleaved_side("word", V, D), **interleaved_side("context", V, D)}
+        for name, init in (("word", uniform(V, D)), ("context", uniform(V, D)),
+                           ("word_bias", uniform(V)), ("context_bias", uniform(V))):
+            self.params[name][...] = init
+        for name in ("word_gradsq", "context_gradsq", "word_bias_gradsq", "context_bias_gradsq"):
+            self.params[name][...] = 1.0
         self.epochs_trained = 0
         self.history = []
         self._core = None
         self._records = None
         return self
 
-    def count(self, corpus: CorpusSource | EncodedCorpus, progress: bool | None = None) -> sp.csr_matrix:
+    def count(self, corpus: CorpusSource | EncodedCorpus, progress: bool | None = None,
+              client=None) -> sp.csr_matrix:
         """The co-occurrence matrix of the corpus over this model's vocabulary
         (building the vocabulary first if needed); also kept as
-        self.cooccurrence."""
+        self.cooccurrence. With a dask.distributed client the workers count
+        (the result is the same, bit for bit); training stays here."""
         if self.vocab is None:
             if isinstance(corpus, EncodedCorpus):
                 raise ValueError("an encoded corpus needs a vocabulary: call build_vocab first")
-            self.build_vocab(corpus)
+            self.build_vocab(corpus, client=client)
         assert self.vocab is not None
         self.cooccurrence = cooccur.count(corpus, self.vocab, self.window, self.distance_weighting,
-                                          self.threads, self.memory_limit, self.tmp_dir, progress)
+                                          self.threads, self.memory_limit, self.tmp_dir, progress,
+                                          client=client)
         self._records = None
         return self.cooccurrence
 
     # ---- training -------------------------------------------------------------
     def fit(self, corpus: CorpusSource, *, progress: bool | None = None, keep_cooccurrence: bool = False,
-            callbacks: Iterable[Callable[["GloVe", GloVeEpoch], object]] = ()) -> "GloVe":
+            callbacks: Iterable[Callable[["GloVe", GloVeEpoch], object]] = (), client=None) -> "GloVe":
         """Vocabulary, co-occurrence counts, then `epochs` epochs of training.
         The matrix is dropped once the training records are made unless
         keep_cooccurrence=True (it can be larger than the model)."""
         t0 = time.perf_counter()
-        self.build_vocab(corpus)
-        self.count(corpus, progress)
+        self.build_vocab(corpus, client=client)
+        self.count(corpus, progress, client=client)
         count_seconds = time.perf_counter() - t0
         self.prepare_records(drop_cooccurrence=not keep_cooccurrence)
         self.train(progress=progress, callbacks=callbacks)
@@ -282,7 +304,8 @@ class GloVe:
             if v.shape != model.params[k].shape:
                 raise ValueError(f"{os.fspath(path)}: parameter {k} has shape {v.shape}, "
                                  f"expected {model.params[k].shape}")
-        model.params = params
+        for k, v in params.items():
+            model.params[k][...] = v  # into the interleaved tables
         model.epochs_trained = meta["epochs_trained"]
         model.history = [GloVeEpoch(**e) for e in meta["history"]]
         return model
