@@ -29,3 +29,19 @@ def text_file(tmp_path):
         p.write_bytes(data if data is not None else ("\n".join(lines) + "\n").encode())
         return str(p)
     return write
+
+
+def _topic_accuracy(vectors, topics, k=5):
+    hits = total = 0
+    for topic in topics:
+        for w in topic:
+            near = [x for x, _ in vectors.most_similar(w, topn=k)]
+            hits += sum(x in topic for x in near)
+            total += k
+    return hits / total
+
+
+@pytest.fixture
+def topic_accuracy():
+    """Share of each planted-topic word's k nearest neighbours in its own topic."""
+    return _topic_accuracy

@@ -79,20 +79,10 @@ def test_converges_to_the_empirical_conditional(pair_corpus, loss, shared):
 
 
 # ---- planted structure --------------------------------------------------------
-def topic_accuracy(vectors, topics, k=5):
-    hits = total = 0
-    for topic in topics:
-        for w in topic:
-            near = [x for x, _ in vectors.most_similar(w, topn=k)]
-            hits += sum(x in topic for x in near)
-            total += k
-    return hits / total
-
-
 @pytest.mark.parametrize("arch,loss,shared", [("skipgram", "ns", False), ("cbow", "ns", False),
                                                ("skipgram", "hs", False), ("cbow", "hs", False),
                                                ("skipgram", "ns", True)])
-def test_recovers_planted_topics(topics_corpus, arch, loss, shared):
+def test_recovers_planted_topics(topics_corpus, topic_accuracy, arch, loss, shared):
     topics, corpus = topics_corpus
     m = Word2Vec(arch=arch, loss=loss, dim=20, window=4, min_count=1, sample=0, epochs=5, threads=2,
                  shared_negatives=shared)
@@ -155,7 +145,7 @@ def test_single_thread_runs_are_bit_identical(topics_corpus, shared):
     assert not np.array_equal(runs[0].input_vectors, runs[2].input_vectors)
 
 
-def test_continued_training_on_another_corpus(topics_corpus):
+def test_continued_training_on_another_corpus(topics_corpus, topic_accuracy):
     topics, corpus = topics_corpus
     m = Word2Vec(dim=16, min_count=1, epochs=1, threads=2).fit(corpus[:200], progress=False)
     words = list(m.vocab.words)

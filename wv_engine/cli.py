@@ -56,6 +56,32 @@ def sample_rate(text: str) -> float:
     return value
 
 
+def _add_scheduler(p) -> None:
+    p.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="run on a dask.distributed cluster: a scheduler address (tcp://host:8786) or "
+                        "local:N for N local worker processes; --threads is then per worker "
+                        '(needs pip install "wv-engine[dask]"; the input must be readable by every worker)')
+
+
+def _cluster(args):
+    """A context manager: the dask client for --scheduler, or None."""
+    import contextlib
+
+    if not getattr(args, "scheduler", None):
+        return contextlib.nullcontext(None)
+    from .cluster import close, connect
+
+    @contextlib.contextmanager
+    def session():
+        client = connect(args.scheduler, args.threads or 1)
+        _say(args, f"dask cluster {args.scheduler}: {len(client.scheduler_info()['workers'])} worker(s)")
+        try:
+            yield client
+        finally:
+            close(client)
+    return session()
+
+
 def _add_word2vec(sub) -> None:
     p = sub.add_parser("word2vec", help="train word2vec vectors on a text file",
                        description="Train skip-gram or CBOW vectors on a text file (plain, .gz, .bz2, "
@@ -91,6 +117,10 @@ def _add_word2vec(sub) -> None:
     p.add_argument("--save-vocab", metavar="PATH", help="also write the vocabulary as 'word count' lines")
     p.add_argument("--stats-json", metavar="PATH", help="write timings and per-epoch loss as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar or messages")
+    _add_scheduler(p)
+    p.add_argument("--sync-words", type=positive_int, default=1_000_000, metavar="N",
+                   help="with --scheduler: words each worker trains between two weight averages "
+                        "(default 1,000,000; see docs/CLUSTER.md)")
     p.set_defaults(run=run_word2vec)
 
 
@@ -147,6 +177,7 @@ def _add_matrix_common(p, window: int) -> None:
     p.add_argument("--save-cooccurrence", metavar="PATH",
                    help="also write the co-occurrence matrix (.npz, or Stanford's records if PATH ends in .bin)")
     p.add_argument("--quiet", action="store_true", help="no progress bar or messages")
+    _add_scheduler(p)
 
 
 def _add_glove(sub) -> None:
@@ -207,17 +238,18 @@ def run_glove(args) -> int:
                     memory_limit=args.memory_limit, tmp_dir=args.tmp_dir,
                     max_vocab_size=args.max_vocab_size, output=args.output_vectors)
     settings = {k: v for k, v in settings.items() if v is not None}
-    if args.resume:
-        model = GloVe.load_checkpoint(args.resume, **settings)
-        _say(args, f"resuming from {args.resume} after {model.epochs_trained} epoch(s)")
-    else:
-        model = GloVe(**settings)
-        _say(args, f"counting words in {args.input}")
-        model.build_vocab(args.input)
-    vocab = model.vocab
-    _say(args, f"vocabulary: {len(vocab):,} words (min_count {model.min_count}); counting co-occurrences "
-               f"(window {model.window}, {model.threads} threads)")
-    matrix = model.count(args.input, progress=progress)
+    with _cluster(args) as client:
+        if args.resume:
+            model = GloVe.load_checkpoint(args.resume, **settings)
+            _say(args, f"resuming from {args.resume} after {model.epochs_trained} epoch(s)")
+        else:
+            model = GloVe(**settings)
+            _say(args, f"counting words in {args.input}")
+            model.build_vocab(args.input, client=client)
+        vocab = model.vocab
+        _say(args, f"vocabulary: {len(vocab):,} words (min_count {model.min_count}); counting co-occurrences "
+                   f"(window {model.window}, {model.threads} threads{' per worker' if client else ''})")
+        matrix = model.count(args.input, progress=progress, client=client)
     count_seconds = time.perf_counter() - started
     nonzeros = matrix.nnz
     _say(args, f"{nonzeros:,} non-zeros in {count_seconds:.1f} s")
@@ -256,14 +288,25 @@ def run_svd(args) -> int:
     from .settings import default_threads
 
     started = time.perf_counter()
-    vocab = Vocabulary.build(args.input, args.min_count, args.max_vocab_size)
-    _say(args, f"vocabulary: {len(vocab):,} words; counting co-occurrences (window {args.window})")
-    matrix = cooccur.count(args.input, vocab, args.window, True, args.threads or default_threads(),
-                           args.memory_limit, args.tmp_dir, progress=False if args.quiet else None)
-    if args.save_cooccurrence:
-        _save_cooccurrence(args, matrix)
-    _say(args, f"{matrix.nnz:,} non-zeros; PPMI + SVD to {args.dim} dimensions")
-    matrix_vectors = svd_vectors(matrix, args.dim, args.cds, args.shift, args.eig)
+    progress = False if args.quiet else None
+    threads = args.threads or (1 if args.scheduler else default_threads())
+    with _cluster(args) as client:
+        vocab = Vocabulary.build(args.input, args.min_count, args.max_vocab_size, client=client)
+        _say(args, f"vocabulary: {len(vocab):,} words; counting co-occurrences (window {args.window})")
+        if client is not None and not args.save_cooccurrence:
+            from .cluster.svd import svd_vectors_on_cluster
+
+            _say(args, f"PPMI + randomized SVD to {args.dim} dimensions, the matrix in row blocks on the workers")
+            matrix_vectors = svd_vectors_on_cluster(
+                client, args.input, vocab, args.window, threads, args.memory_limit or cooccur.default_memory_limit(),
+                args.tmp_dir, args.dim, args.cds, args.shift, args.eig, progress=progress)
+        else:
+            matrix = cooccur.count(args.input, vocab, args.window, True, threads, args.memory_limit, args.tmp_dir,
+                                   progress=progress, client=client)
+            if args.save_cooccurrence:
+                _save_cooccurrence(args, matrix)
+            _say(args, f"{matrix.nnz:,} non-zeros; PPMI + SVD to {args.dim} dimensions")
+            matrix_vectors = svd_vectors(matrix, args.dim, args.cds, args.shift, args.eig)
     vectors = Vectors(vocab.words, matrix_vectors, vocab.counts,
                       metadata={"trainer": "ppmi-svd", "window": args.window, "cds": args.cds,
                                 "shift": args.shift, "eig": args.eig})
@@ -330,21 +373,23 @@ def run_word2vec(args) -> int:
                      threads=args.threads, seed=args.seed, max_vocab_size=args.max_vocab_size,
                      max_final_vocab=args.max_final_vocab, ns_exponent=args.ns_exponent,
                      max_sentence_length=args.max_sentence_length, shared_negatives=args.shared_negatives)
-    _say(args, f"counting words in {args.input}")
-    model.build_vocab(args.input)
-    vocab = model.vocab
-    _say(args, f"vocabulary: {len(vocab):,} words (min_count {args.min_count}) of "
-               f"{vocab.distinct_words:,} distinct; {vocab.total_tokens:,} tokens")
-    if args.save_vocab:
-        vocab.save(args.save_vocab)
-    encoded = model.encode(args.input)
+    progress = None if not args.quiet else False
     interrupted = False
-    try:
-        stats = model.train(encoded, progress=None if not args.quiet else False)
-    except KeyboardInterrupt:
-        interrupted = True
-        stats = model.last_stats
-        _say(args, f"interrupted after {stats.epochs} full epoch(s): saving the vectors trained so far")
+    with _cluster(args) as client:
+        _say(args, f"counting words in {args.input}")
+        model.build_vocab(args.input, client=client)
+        vocab = model.vocab
+        _say(args, f"vocabulary: {len(vocab):,} words (min_count {args.min_count}) of "
+                   f"{vocab.distinct_words:,} distinct; {vocab.total_tokens:,} tokens")
+        if args.save_vocab:
+            vocab.save(args.save_vocab)
+        corpus = args.input if client else model.encode(args.input)
+        try:
+            stats = model.train(corpus, progress=progress, client=client, sync_words=args.sync_words)
+        except KeyboardInterrupt:
+            interrupted = True
+            stats = model.last_stats
+            _say(args, f"interrupted after {stats.epochs} full epoch(s): saving the vectors trained so far")
     save_vectors(model.vectors, args.output, FORMATS[args.format])
     total = time.perf_counter() - started
     _say(args, f"wrote {len(vocab):,} vectors of dim {args.dim} to {args.output} "
@@ -352,8 +397,8 @@ def run_word2vec(args) -> int:
     if args.stats_json:
         _atomic_json(args.stats_json, {
             "vocab_size": len(vocab),
-            "corpus_words": encoded.words,  # in-vocabulary tokens: what each epoch trains on
-            "corpus_tokens": encoded.tokens,  # every token in the file, out-of-vocabulary ones too
+            "corpus_words": stats.corpus_words,  # in-vocabulary tokens: what each epoch trains on
+            "corpus_tokens": vocab.total_tokens,  # every token in the file, out-of-vocabulary ones too
             "epochs": stats.epochs,
             "threads": model.threads,
             "train_seconds": stats.train_seconds,
@@ -362,6 +407,8 @@ def run_word2vec(args) -> int:
             "epoch_loss": stats.epoch_loss,
             "interrupted": interrupted,
             "config": model.config(),
+            "scheduler": args.scheduler,
+            "sync_words": args.sync_words if args.scheduler else None,
         })
     return EXIT_INTERRUPTED if interrupted else 0
 
@@ -427,7 +474,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("wv-engine: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
-    except (ValueError, KeyError, OSError, MemoryError, RuntimeError, FloatingPointError) as exc:
+    except (ValueError, KeyError, OSError, MemoryError, RuntimeError, FloatingPointError, ImportError) as exc:
         # a bare KeyError's str() is its repr; ours (UnknownWordError) reads well
         message = exc.args[0] if type(exc) is KeyError and exc.args else exc
         if isinstance(exc, FileNotFoundError) and exc.filename:

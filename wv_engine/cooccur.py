@@ -49,7 +49,7 @@ def default_memory_limit() -> int:
 
 def count(corpus: CorpusSource | EncodedCorpus, vocab: Vocabulary, window: int = 10,
           distance_weighting: bool = True, threads: int = 1, memory_limit: int | str | None = None,
-          tmp_dir: str | None = None, progress: bool | None = None) -> sp.csr_matrix:
+          tmp_dir: str | None = None, progress: bool | None = None, *, client=None) -> sp.csr_matrix:
     """The symmetric co-occurrence matrix X (CSR, float32) of a corpus over
     vocab's words: X[i, j] sums 1/distance (or 1) over every time j is within
     `window` words of i in a sentence, as Stanford's cooccur.c counts
@@ -57,13 +57,23 @@ def count(corpus: CorpusSource | EncodedCorpus, vocab: Vocabulary, window: int =
 
     memory_limit (bytes or '512M') caps the counting buffers; past it sorted
     runs spill to temporary files in tmp_dir (removed in every case).
-    Ctrl-C stops the count and raises KeyboardInterrupt."""
+    Ctrl-C stops the count and raises KeyboardInterrupt.
+
+    With a dask.distributed client, the workers count shards of the file(s)
+    (a path or a list of paths) with `threads` threads and memory_limit
+    each, and the exact integer sums are merged: the same matrix, bit for
+    bit (wv_engine.cluster.cooccur)."""
     if window < 1:
         raise ValueError(f"window must be >= 1, got {window}")
     if threads < 1:
         raise ValueError(f"threads must be >= 1, got {threads}")
     limit = parse_size(memory_limit) if memory_limit is not None else default_memory_limit()
     check_fits(f"counting with memory_limit={limit:,}", limit, "lower memory_limit (counts spill to disk past it)")
+    if client is not None:
+        from .cluster.cooccur import count_cooccurrence
+
+        return count_cooccurrence(client, corpus, vocab, window, distance_weighting, threads, limit, tmp_dir,
+                                  progress)
     encoded = corpus if isinstance(corpus, EncodedCorpus) else encode(corpus, vocab.words_as_bytes())
     if encoded.words == 0:
         raise ValueError("the corpus has no words in the vocabulary")

@@ -38,12 +38,21 @@ def open_binary(path: str | os.PathLike) -> IO[bytes]:
         raise CorpusError(f"corpus file not found: {path}")
     if os.path.isdir(path):
         raise CorpusError(f"corpus path is a directory, not a file: {path}")
+    opener = _decompressor(path)
+    return opener(path, "rb") if opener else open(path, "rb")
+
+
+def _decompressor(path: str):
     with open(path, "rb") as f:
         head = f.read(6)
-    for magic, opener in _MAGIC:
-        if head.startswith(magic):
-            return opener(path, "rb")
-    return open(path, "rb")
+    return next((opener for magic, opener in _MAGIC if head.startswith(magic)), None)
+
+
+def is_compressed(path: str | os.PathLike) -> bool:
+    """True for gzip, bzip2 or xz (by magic bytes): such a file can only be
+    read from its start."""
+    open_binary(path).close()  # the clear errors for a missing path or a directory
+    return _decompressor(os.fspath(path)) is not None
 
 
 def is_path(source: object) -> bool:

@@ -12,7 +12,7 @@ import sys
 class Progress:
     """Progress over `total` words; update(done, **postfix) sets the position."""
 
-    def __init__(self, total: int, desc: str, enabled: bool | None = None):
+    def __init__(self, total: int, desc: str, enabled: bool | None = None, unit: str = "w"):
         self._quiet = enabled is False
         if enabled is None:
             enabled = sys.stderr.isatty()
@@ -21,7 +21,7 @@ class Progress:
         if enabled:
             from tqdm import tqdm
 
-            self._bar = tqdm(total=total, desc=desc, unit="w", unit_scale=True,
+            self._bar = tqdm(total=total, desc=desc, unit=unit, unit_scale=True,
                              dynamic_ncols=True, mininterval=0.25, smoothing=0.1)
 
     def update(self, done: int, **postfix: object) -> None:

@@ -23,6 +23,15 @@ def _to_str(word: bytes) -> str:
     return word.decode("utf-8", "surrogateescape")
 
 
+def _check_limits(min_count, max_vocab_size, max_final_vocab) -> None:
+    if min_count < 1:
+        raise ValueError(f"min_count must be >= 1, got {min_count}")
+    if max_vocab_size is not None and max_vocab_size < 1:
+        raise ValueError(f"max_vocab_size must be >= 1, got {max_vocab_size}")
+    if max_final_vocab is not None and max_final_vocab < 1:
+        raise ValueError(f"max_final_vocab must be >= 1, got {max_final_vocab}")
+
+
 class Vocabulary:
     """Words sorted by count (descending; ties by UTF-8 bytes ascending).
 
@@ -51,27 +60,41 @@ class Vocabulary:
 
     @classmethod
     def build(cls, corpus: CorpusSource, min_count: int = 5, max_vocab_size: int | None = None,
-              max_final_vocab: int | None = None) -> "Vocabulary":
-        """Counts a corpus (path or re-iterable of token lists) in C.
+              max_final_vocab: int | None = None, *, client=None) -> "Vocabulary":
+        """Counts a corpus (path or re-iterable of token lists) in C; with a
+        dask.distributed `client`, the workers count shards of the file(s)
+        (a path or a list of paths) and the counts merge in a tree.
 
         min_count drops rarer words; max_vocab_size prunes rare words while
         counting whenever more distinct words are held (bounded memory, counts
         of rare words become approximate, as in word2vec.c); max_final_vocab
         raises min_count just enough to keep at most that many words."""
-        if min_count < 1:
-            raise ValueError(f"min_count must be >= 1, got {min_count}")
-        if max_vocab_size is not None and max_vocab_size < 1:
-            raise ValueError(f"max_vocab_size must be >= 1, got {max_vocab_size}")
-        if max_final_vocab is not None and max_final_vocab < 1:
-            raise ValueError(f"max_final_vocab must be >= 1, got {max_final_vocab}")
-        counter = _tokenize.WordCounter(max_vocab_size or 0)
-        for chunk in iter_chunks(corpus):
-            counter.feed(chunk)
-        counter.feed(b"", final=True)
-        if counter.tokens == 0:
-            raise CorpusError(f"the corpus has no words: {describe(corpus)}")
-        raw_words, counts = counter.sorted_words(1)
-        distinct = len(raw_words) if counter.prunes == 0 else None
+        _check_limits(min_count, max_vocab_size, max_final_vocab)
+        if client is not None:
+            from .cluster.vocab import count_words
+
+            raw_words, counts, tokens, distinct = count_words(client, corpus, max_vocab_size)
+        else:
+            counter = _tokenize.WordCounter(max_vocab_size or 0)
+            for chunk in iter_chunks(corpus):
+                counter.feed(chunk)
+            counter.feed(b"", final=True)
+            if counter.tokens == 0:
+                raise CorpusError(f"the corpus has no words: {describe(corpus)}")
+            raw_words, counts = counter.sorted_words(1)
+            tokens, distinct = counter.tokens, (len(raw_words) if counter.prunes == 0 else None)
+        return cls.from_counts(raw_words, counts, tokens, distinct, min_count, max_final_vocab)
+
+    @classmethod
+    def from_counts(cls, raw_words: Sequence[bytes], counts: np.ndarray, total_tokens: int,
+                    distinct_words: int | None, min_count: int = 5,
+                    max_final_vocab: int | None = None) -> "Vocabulary":
+        """The vocabulary from raw counts sorted as `build` sorts them (count
+        descending, ties by bytes ascending): min_count drops rarer words,
+        max_final_vocab raises min_count just enough to keep at most that
+        many. distinct_words None: unknown (counting pruned words)."""
+        _check_limits(min_count, None, max_final_vocab)
+        counts = np.asarray(counts, dtype=np.int64)
         keep = counts >= min_count
         if max_final_vocab is not None and keep.sum() > max_final_vocab:
             # the smallest min_count that leaves at most max_final_vocab words
@@ -81,8 +104,8 @@ class Vocabulary:
             raise ValueError(
                 f"min_count={min_count} left no words: the corpus has {len(raw_words):,} distinct "
                 f"words, the most frequent seen {int(counts[0]):,} times; lower min_count")
-        return cls([_to_str(w) for w in raw_words[:n]], counts[:n], total_tokens=counter.tokens,
-                   distinct_words=distinct if distinct is not None else len(raw_words))
+        return cls([_to_str(w) for w in raw_words[:n]], counts[:n], total_tokens=total_tokens,
+                   distinct_words=distinct_words if distinct_words is not None else len(raw_words))
 
     def __len__(self) -> int:
         return len(self.words)

@@ -51,6 +51,7 @@ class TrainingStats:
     train_seconds: float = 0.0
     interrupted: bool = False
     epoch_stats: list[EpochStats] = field(default_factory=list)
+    syncs: int = 0  # on a cluster: weight averages done (each moves the model to and from every worker)
 
     @property
     def epoch_loss(self) -> list[float]:
@@ -149,14 +150,17 @@ class Word2Vec:
             "cbow_mean", "shrink_windows", "max_sentence_length", "hot_rows", "shared_negatives")}
 
     # ---- vocabulary -----------------------------------------------------
-    def build_vocab(self, corpus: CorpusSource | None = None, *, vocab: Vocabulary | None = None) -> "Word2Vec":
+    def build_vocab(self, corpus: CorpusSource | None = None, *, vocab: Vocabulary | None = None,
+                    client=None) -> "Word2Vec":
         """Counts the corpus (or takes a ready Vocabulary) and allocates the
         weights: input vectors uniform in [-0.5/dim, 0.5/dim) from the seed,
-        output vectors zero (word2vec.c's initialisation)."""
+        output vectors zero (word2vec.c's initialisation). With a
+        dask.distributed client the workers count the file(s)."""
         if vocab is None:
             if corpus is None:
                 raise ValueError("build_vocab needs a corpus or a vocabulary")
-            vocab = Vocabulary.build(corpus, self.min_count, self.max_vocab_size, self.max_final_vocab)
+            vocab = Vocabulary.build(corpus, self.min_count, self.max_vocab_size, self.max_final_vocab,
+                                     client=client)
         if self.loss == "softmax" and len(vocab) > SOFTMAX_MAX_VOCAB:
             raise ValueError(
                 f"loss='softmax' is the exact O(vocabulary) reference, meant for small vocabularies; "
@@ -206,7 +210,7 @@ class Word2Vec:
     # ---- training -------------------------------------------------------
     def train(self, corpus: CorpusSource | EncodedCorpus | None = None, *, epochs: int | None = None,
               callbacks: Iterable[Callable[["Word2Vec", EpochStats], object]] = (),
-              progress: bool | None = None) -> TrainingStats:
+              progress: bool | None = None, client=None, sync_words: int = 1_000_000) -> TrainingStats:
         """Trains `epochs` epochs (default: the model's) on the corpus, or on
         the one given to build_vocab/fit. Calling it again continues training
         with the existing vocabulary (same or another corpus); each call runs
@@ -215,7 +219,14 @@ class Word2Vec:
         callbacks are called after each epoch as cb(model, epoch_stats).
         Ctrl-C stops the threads at a sentence boundary, leaves the weights
         consistent and usable, and re-raises KeyboardInterrupt; the stats so
-        far are in model.last_stats."""
+        far are in model.last_stats.
+
+        With a dask.distributed `client` the workers train on shards of the
+        file(s) (a path or a list of paths they can read) and their weights
+        are averaged every sync_words words per worker (wv_engine.cluster);
+        threads is then the threads per worker."""
+        if client is not None:
+            return self._train_on_cluster(corpus, client, epochs, sync_words, callbacks, progress)
         if self.vocab is None:
             if corpus is None:
                 raise ValueError("train needs a corpus (or call build_vocab first)")
@@ -264,10 +275,22 @@ class Word2Vec:
             self._vectors_changed()
         return stats
 
-    def fit(self, corpus: CorpusSource, **train_kwargs) -> "Word2Vec":
-        """build_vocab(corpus) then train(corpus); returns self."""
-        self.build_vocab(corpus)
-        self.train(corpus, **train_kwargs)
+    def _train_on_cluster(self, corpus, client, epochs, sync_words, callbacks, progress) -> TrainingStats:
+        from .cluster.word2vec import train_word2vec
+
+        if corpus is None:
+            corpus = self._pending_source
+        if self.vocab is None:
+            self.build_vocab(corpus, client=client)
+        epochs = self.epochs if epochs is None else epochs
+        _check("epochs", epochs, isinstance(epochs, (int, np.integer)) and epochs >= 1, "an integer >= 1")
+        return train_word2vec(self, client, corpus, epochs, sync_words, progress, callbacks)
+
+    def fit(self, corpus: CorpusSource, *, client=None, **train_kwargs) -> "Word2Vec":
+        """build_vocab(corpus) then train(corpus); returns self. With a
+        dask.distributed client, both run on its workers."""
+        self.build_vocab(corpus, client=client)
+        self.train(corpus, client=client, **train_kwargs)
         return self
 
     def _resolve_corpus(self, corpus) -> EncodedCorpus:
