@@ -124,10 +124,19 @@ def test_demo_runs_on_the_shipped_corpus(tmp_path, capsys):
     assert np.isfinite(v.vectors).all()
 
 
-def test_shared_negatives_flag(corpus_file, tmp_path):
+@pytest.mark.parametrize("flags,shared", [([], True), (["--shared-negatives"], True),
+                                          (["--exact-negatives"], False), (["--arch", "cbow"], False)])
+def test_negatives_flags(corpus_file, tmp_path, flags, shared):
+    """Shared negatives are skip-gram NS's default; --exact-negatives keeps word2vec.c's kernel."""
     out, stats = tmp_path / "v.bin", tmp_path / "s.json"
     assert main(["word2vec", corpus_file, "-o", str(out), "--dim", "16", "--min-count", "1", "--quiet",
-                 "--shared-negatives", "--stats-json", str(stats)]) == 0
-    assert json.loads(stats.read_text())["config"]["shared_negatives"] is True
+                 *flags, "--stats-json", str(stats)]) == 0
+    assert json.loads(stats.read_text())["config"]["shared_negatives"] is shared
     near = [w for w, _ in load_vectors(out).most_similar("t0w0", topn=5)]
     assert sum(w.startswith("t0w") for w in near) >= 4
+
+
+def test_both_negatives_flags_are_refused(corpus_file, tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        main(["word2vec", corpus_file, "-o", str(tmp_path / "v.bin"), "--shared-negatives", "--exact-negatives"])
+    assert "not allowed with" in capsys.readouterr().err

@@ -111,9 +111,12 @@ def _add_word2vec(sub) -> None:
     p.add_argument("--max-final-vocab", type=positive_int, default=None)
     p.add_argument("--ns-exponent", type=_number(float, None, None), default=0.75)
     p.add_argument("--max-sentence-length", type=positive_int, default=1000)
-    p.add_argument("--shared-negatives", action="store_true",
-                   help="skip-gram NS: one negative set per window, trained as small matrices (faster; "
-                        "see benchmarks/RESULTS.md for its measured quality)")
+    negatives = p.add_mutually_exclusive_group()
+    negatives.add_argument("--shared-negatives", dest="shared_negatives", action="store_true", default=None,
+                           help="skip-gram NS: one negative set per window, trained as small matrices (the "
+                                "default for skip-gram NS; measured quality in benchmarks/RESULTS.md)")
+    negatives.add_argument("--exact-negatives", dest="shared_negatives", action="store_false", default=None,
+                           help="skip-gram NS: word2vec.c's per-pair kernel, fresh negatives for every pair")
     p.add_argument("--save-vocab", metavar="PATH", help="also write the vocabulary as 'word count' lines")
     p.add_argument("--stats-json", metavar="PATH", help="write timings and per-epoch loss as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar or messages")

@@ -78,10 +78,12 @@ class Word2Vec:
     bouncing those cache lines between cores on every update. 0 turns it off
     (plain Hogwild); one thread never uses it.
 
-    shared_negatives (skip-gram NS only, off by default): draw one set of
-    negatives per centre word and train the whole window against it as two
-    small matrices (Intel's pWord2Vec); faster, a different noise process,
-    so it stays optional until its quality is measured to match.
+    shared_negatives (skip-gram NS): draw one set of negatives per centre
+    word and train the whole window against it as two small matrices
+    (Intel's pWord2Vec): about twice as fast, and measured to match the
+    reference kernel's quality (benchmarks/RESULTS.md). None (default) uses
+    it for skip-gram NS with window <= 64 and negative <= 63; False keeps
+    word2vec.c's exact per-pair kernel (fresh negatives for every pair).
 
     >>> model = Word2Vec(dim=50).fit("corpus.txt")
     >>> model.vectors.most_similar("king")
@@ -93,7 +95,7 @@ class Word2Vec:
                  threads: int | None = None, seed: int = 1, max_vocab_size: int | None = None,
                  max_final_vocab: int | None = None, ns_exponent: float = 0.75,
                  cbow_mean: bool = True, shrink_windows: bool = True,
-                 max_sentence_length: int = 1000, hot_rows: int = 1024, shared_negatives: bool = False):
+                 max_sentence_length: int = 1000, hot_rows: int = 1024, shared_negatives: bool | None = None):
         _check("arch", arch, arch in ARCHS, f"one of {ARCHS}")
         _check("loss", loss, loss in LOSSES, f"one of {LOSSES}")
         for name, v in [("dim", dim), ("window", window), ("epochs", epochs), ("min_count", min_count),
@@ -126,9 +128,12 @@ class Word2Vec:
         self.shrink_windows, self.max_sentence_length = bool(shrink_windows), int(max_sentence_length)
         _check("hot_rows", hot_rows, isinstance(hot_rows, (int, np.integer)) and hot_rows >= 0, "an integer >= 0")
         self.hot_rows = int(hot_rows)
-        if shared_negatives and (window > 64 or negative > 63):
+        fits = window <= 64 and negative <= 63
+        if shared_negatives is None:  # the default: on where it applies
+            shared_negatives = arch == "skipgram" and loss == "ns" and fits
+        elif shared_negatives and not fits:
             raise ValueError("shared_negatives supports window <= 64 and negative <= 63")
-        self.shared_negatives = bool(shared_negatives)
+        self.shared_negatives = bool(shared_negatives) and arch == "skipgram" and loss == "ns"
 
         self.vocab: Vocabulary | None = None
         self.input_vectors: np.ndarray | None = None
