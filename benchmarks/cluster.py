@@ -1,7 +1,7 @@
 """wv_engine on a dask LocalCluster against one machine, on the same corpus:
 
     python -m benchmarks.cluster --corpus ../shared/data/corpora/wiki_17m.txt.gz --workers 2 \
-        --threads 1 --epochs 5 [--window 15] [--sync-words 1000000] [--json PATH]
+        --threads 1 --epochs 5 [--window 15] [--sync-words 250000] [--json PATH]
 
 1. word counts: one machine vs the cluster, must be equal;
 2. co-occurrence counts (GloVe, distance-weighted): must be equal bit for bit;
@@ -72,7 +72,7 @@ def main() -> None:
     p.add_argument("--threads", type=int, default=1, help="threads per worker")
     p.add_argument("--epochs", type=int, default=5)
     p.add_argument("--window", type=int, default=15, help="co-occurrence window (GloVe demo: 15)")
-    p.add_argument("--sync-words", type=int, default=1_000_000)
+    p.add_argument("--sync-words", type=int, default=250_000)
     p.add_argument("--sample", type=float, default=1e-4)
     p.add_argument("--skip", default="", help="comma-separated of counts,cooccur,word2vec")
     p.add_argument("--tmp", default=tempfile.gettempdir())

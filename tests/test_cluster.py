@@ -153,14 +153,18 @@ def test_cooccurrence_of_one_long_line_with_spilling(client, tmp_path, many_shar
 
 
 # ---- word2vec with model averaging --------------------------------------------
-def test_averaging_is_a_per_row_mean_never_a_sum():
-    base = (np.zeros((3, 2), np.float32), np.zeros((3, 2), np.float32))
-    move = np.array([[1, 1], [2, 2], [0, 0]], np.float32)
-    both = Moves(move + move, move + move, np.array([2, 1, 0], np.int32), np.array([2, 1, 0], np.int32),
-                 0.0, 0, 0)
-    new_in, _ = apply_mean(base, both)
-    # row 0: both workers moved it by 1 -> 1, not 2; row 1: one worker's move (summed 4 / 1 worker)
-    assert new_in.tolist() == [[1, 1], [4, 4], [0, 0]]
+def test_averaging_is_the_mean_of_the_models_never_a_sum():
+    from wv_engine.cluster.word2vec import add_moves
+
+    base = (np.ones((3, 2), np.float32), np.zeros((3, 2), np.float32))
+    a = Moves(np.array([[1, 1], [2, 2], [0, 0]], np.float32), np.zeros((3, 2), np.float32), 1, 0.5, 5, 10)
+    b = Moves(np.array([[1, 1], [0, 0], [0, 0]], np.float32), np.zeros((3, 2), np.float32), 1, 0.25, 3, 10)
+    total = add_moves(a, b)
+    new_in, new_out = apply_mean(base, total)
+    # the models are 1+a and 1+b: their mean, row by row (a sum would give 3, 4, 2)
+    assert new_in.tolist() == [[2, 2], [2, 2], [1, 1]]
+    assert new_out.tolist() == [[0, 0]] * 3
+    assert (total.workers, total.loss, total.examples, total.words) == (2, 0.75, 8, 20)
 
 
 def test_cluster_training_recovers_planted_topics(client, tmp_path, topics_corpus, topic_accuracy):

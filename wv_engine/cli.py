@@ -121,9 +121,12 @@ def _add_word2vec(sub) -> None:
     p.add_argument("--stats-json", metavar="PATH", help="write timings and per-epoch loss as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar or messages")
     _add_scheduler(p)
-    p.add_argument("--sync-words", type=positive_int, default=1_000_000, metavar="N",
-                   help="with --scheduler: words each worker trains between two weight averages "
-                        "(default 1,000,000; see docs/CLUSTER.md)")
+    p.add_argument("--sync-words", type=positive_int, default=250_000, metavar="N",
+                   help="with --scheduler: words each worker trains between two model averages "
+                        "(default 250,000; see docs/CLUSTER.md)")
+    p.add_argument("--lr-scale", type=_number(float, 0, 1000, low_open=True), default=None, metavar="X",
+                   help="with --scheduler: each worker's learning rate times X (default: the number of "
+                        "workers, at most 4, so the averaged model moves as one machine's would)")
     p.set_defaults(run=run_word2vec)
 
 
@@ -388,7 +391,8 @@ def run_word2vec(args) -> int:
             vocab.save(args.save_vocab)
         corpus = args.input if client else model.encode(args.input)
         try:
-            stats = model.train(corpus, progress=progress, client=client, sync_words=args.sync_words)
+            stats = model.train(corpus, progress=progress, client=client, sync_words=args.sync_words,
+                                lr_scale=args.lr_scale)
         except KeyboardInterrupt:
             interrupted = True
             stats = model.last_stats

@@ -215,7 +215,8 @@ class Word2Vec:
     # ---- training -------------------------------------------------------
     def train(self, corpus: CorpusSource | EncodedCorpus | None = None, *, epochs: int | None = None,
               callbacks: Iterable[Callable[["Word2Vec", EpochStats], object]] = (),
-              progress: bool | None = None, client=None, sync_words: int = 1_000_000) -> TrainingStats:
+              progress: bool | None = None, client=None, sync_words: int = 250_000,
+              lr_scale: float | None = None) -> TrainingStats:
         """Trains `epochs` epochs (default: the model's) on the corpus, or on
         the one given to build_vocab/fit. Calling it again continues training
         with the existing vocabulary (same or another corpus); each call runs
@@ -227,11 +228,13 @@ class Word2Vec:
         far are in model.last_stats.
 
         With a dask.distributed `client` the workers train on shards of the
-        file(s) (a path or a list of paths they can read) and their weights
-        are averaged every sync_words words per worker (wv_engine.cluster);
-        threads is then the threads per worker."""
+        file(s) (a path or a list of paths they can read) and their models
+        are averaged every sync_words words per worker, each worker's
+        learning rate multiplied by lr_scale (default: the number of
+        workers, at most 4; wv_engine.cluster.word2vec); threads is then the
+        threads per worker."""
         if client is not None:
-            return self._train_on_cluster(corpus, client, epochs, sync_words, callbacks, progress)
+            return self._train_on_cluster(corpus, client, epochs, sync_words, lr_scale, callbacks, progress)
         if self.vocab is None:
             if corpus is None:
                 raise ValueError("train needs a corpus (or call build_vocab first)")
@@ -280,7 +283,7 @@ class Word2Vec:
             self._vectors_changed()
         return stats
 
-    def _train_on_cluster(self, corpus, client, epochs, sync_words, callbacks, progress) -> TrainingStats:
+    def _train_on_cluster(self, corpus, client, epochs, sync_words, lr_scale, callbacks, progress) -> TrainingStats:
         from .cluster.word2vec import train_word2vec
 
         if corpus is None:
@@ -289,7 +292,7 @@ class Word2Vec:
             self.build_vocab(corpus, client=client)
         epochs = self.epochs if epochs is None else epochs
         _check("epochs", epochs, isinstance(epochs, (int, np.integer)) and epochs >= 1, "an integer >= 1")
-        return train_word2vec(self, client, corpus, epochs, sync_words, progress, callbacks)
+        return train_word2vec(self, client, corpus, epochs, sync_words, progress, callbacks, lr_scale)
 
     def fit(self, corpus: CorpusSource, *, client=None, **train_kwargs) -> "Word2Vec":
         """build_vocab(corpus) then train(corpus); returns self. With a

@@ -3,12 +3,17 @@
 Each worker encodes its shards once and keeps the ids in memory. Training
 runs in rounds: every worker starts from the same broadcast weights, trains
 Hogwild (the C core, --threads threads) on its next slice of about
-sync_words words, and returns how its weights moved. The moves are
-averaged, never summed (summing is what blows vectors up in Spark MLlib,
-SPARK-24666): each row moves by the mean of the moves of the workers that
-touched it, so a rare word seen by one worker keeps its whole update while
-frequent words get the plain average. The learning rate follows global
-progress: round r of R runs from alpha(r/R) to alpha((r+1)/R).
+sync_words words, and returns how its weights moved. The new weights are the
+average of the workers' models (base + the mean of the moves over all
+workers), never their sum: summing is what blows vectors up in Spark MLlib
+(SPARK-24666).
+
+Averaging N models divides every move by N, so each worker trains with its
+learning rate multiplied by lr_scale (default: the number of workers, at
+most 4), the linear scaling rule: the average then moves a word as far as
+one machine would over the same words, whether one worker saw it or all of
+them. The schedule follows global progress: round r of R runs from
+alpha(r/R) to alpha((r+1)/R), times lr_scale.
 
 Per round and worker, the input and output matrices go out and their moves
 come back: 2 x 2 x vocabulary x dim x 4 bytes over the network."""
@@ -29,14 +34,15 @@ from .shards import Shard, encode_chunks, iter_shard, plan_shards
 SEED_STRIDE = 0x9E3779B97F4A7C15  # spreads the workers' seeds apart
 
 
+MAX_LR_SCALE = 4  # a guard, not a measured limit: 4 x 0.025 is already twice CBOW's default rate
+
 @dataclass
 class Moves:
-    """How the weights moved in one round, summed over some workers."""
+    """How the weights moved in one round, summed over `workers` workers."""
 
     d_input: np.ndarray    # float32, summed moves
     d_output: np.ndarray
-    n_input: np.ndarray    # int32: workers that moved each row
-    n_output: np.ndarray
+    workers: int
     loss: float
     examples: int
     words: int
@@ -68,9 +74,7 @@ def train_slice(ids: np.ndarray, weights: tuple[np.ndarray, np.ndarray], vocab, 
     n_words = count_words_in(piece)
     base_in, base_out = weights
     if n_words == 0:
-        zero_in, zero_out = np.zeros_like(base_in), np.zeros_like(base_out)
-        return Moves(zero_in, zero_out, np.zeros(len(base_in), np.int32), np.zeros(len(base_out), np.int32),
-                     0.0, 0, 0)
+        return Moves(np.zeros_like(base_in), np.zeros_like(base_out), 1, 0.0, 0, 0)
     cfg = dict(config, alpha=alpha_start, min_alpha=alpha_end, epochs=1,
                seed=(config["seed"] + SEED_STRIDE * (worker_index + 1)) % 2**64)
     model = Word2Vec(**cfg)
@@ -83,21 +87,20 @@ def train_slice(ids: np.ndarray, weights: tuple[np.ndarray, np.ndarray], vocab, 
     d_in = model.input_vectors - base_in
     d_out = model.output_vectors - base_out
     es = stats.epoch_stats[0]
-    return Moves(d_in, d_out, np.any(d_in != 0, axis=1).astype(np.int32),
-                 np.any(d_out != 0, axis=1).astype(np.int32), es.loss * es.examples, es.examples, es.words)
+    return Moves(d_in, d_out, 1, es.loss * es.examples, es.examples, es.words)
 
 
 def add_moves(a: Moves, b: Moves) -> Moves:
-    """(worker) Two workers' moves, summed (the mean is taken once, at the end)."""
-    return Moves(a.d_input + b.d_input, a.d_output + b.d_output, a.n_input + b.n_input,
-                 a.n_output + b.n_output, a.loss + b.loss, a.examples + b.examples, a.words + b.words)
+    """(worker) Two workers' moves, summed (divided once, at the end)."""
+    return Moves(a.d_input + b.d_input, a.d_output + b.d_output, a.workers + b.workers,
+                 a.loss + b.loss, a.examples + b.examples, a.words + b.words)
 
 
 def apply_mean(weights: tuple[np.ndarray, np.ndarray], moves: Moves) -> tuple[np.ndarray, np.ndarray]:
-    """(worker) The weights after each row's mean move over the workers that touched it."""
+    """(worker) The average of the workers' models: base + the mean move."""
     base_in, base_out = weights
-    new_in = base_in + moves.d_input / np.maximum(moves.n_input, 1)[:, None]
-    new_out = base_out + moves.d_output / np.maximum(moves.n_output, 1)[:, None]
+    new_in = base_in + moves.d_input / np.float32(moves.workers)
+    new_out = base_out + moves.d_output / np.float32(moves.workers)
     return new_in.astype(np.float32, copy=False), new_out.astype(np.float32, copy=False)
 
 
@@ -128,7 +131,7 @@ class _Placement:
         return cls(workers[:len(ids)], ids, counts, vocab_f)
 
 
-def _train_epoch(model, client, place: _Placement, weights, epoch: int, epochs: int, parts: int,
+def _train_epoch(model, client, place: _Placement, weights, epoch: int, epochs: int, parts: int, lr_scale: float,
                  on_round) -> tuple[tuple[np.ndarray, np.ndarray], float, int, int, float]:
     """One epoch of `parts` rounds; returns (weights, loss sum, examples, words, last alpha)."""
     config = model.config()
@@ -139,7 +142,8 @@ def _train_epoch(model, client, place: _Placement, weights, epoch: int, epochs: 
         r = epoch * parts + p
         a0, a1 = model.alpha - span * r / rounds, model.alpha - span * (r + 1) / rounds
         moves = [submit(client, train_slice, f, weights, place.vocab, config, w, model.epochs_trained * parts + p,
-                        p, parts, a0, a1, worker=place.workers[w]) for w, f in enumerate(place.ids)]
+                        p, parts, a0 * lr_scale, a1 * lr_scale, worker=place.workers[w])
+                 for w, f in enumerate(place.ids)]
         total = tree_reduce(client, moves, add_moves)
         weights = client.submit(apply_mean, weights, total, pure=False)
         loss, x, n = result(client.submit(round_summary, total, pure=False), "training word2vec")
@@ -148,8 +152,8 @@ def _train_epoch(model, client, place: _Placement, weights, epoch: int, epochs: 
     return result(weights, "training word2vec"), loss_sum, examples, words, a1
 
 
-def train_word2vec(model, client, corpus, epochs: int, sync_words: int = 1_000_000,
-                   progress: bool | None = None, callbacks=(), retries: int = 2):
+def train_word2vec(model, client, corpus, epochs: int, sync_words: int = 250_000,
+                   progress: bool | None = None, callbacks=(), lr_scale: float | None = None, retries: int = 2):
     """Trains model (vocabulary built, weights initialised) on the file(s)
     with the cluster's workers; returns TrainingStats. An epoch that a
     cluster failure interrupts (a worker lost with its data) is restarted
@@ -159,6 +163,8 @@ def train_word2vec(model, client, corpus, epochs: int, sync_words: int = 1_000_0
 
     if sync_words < 1:
         raise ValueError(f"sync_words must be >= 1, got {sync_words}")
+    if lr_scale is not None and not 0 < lr_scale <= 1000:
+        raise ValueError(f"lr_scale must be in (0, 1000], got {lr_scale}")
     place = _Placement.make(client, corpus, model.vocab)
     corpus_words = sum(place.words_per_worker)
     if corpus_words == 0:
@@ -172,10 +178,11 @@ def train_word2vec(model, client, corpus, epochs: int, sync_words: int = 1_000_0
         while e < epochs:
             t0 = time.perf_counter()
             parts = max(1, math.ceil(max(place.words_per_worker) / sync_words))
+            scale = lr_scale if lr_scale is not None else min(len(place.ids), MAX_LR_SCALE)
             [weights] = scatter(client, [(model.input_vectors, model.output_vectors)], "sending the weights")
             try:
                 (new_in, new_out), loss_sum, examples, words, alpha = _train_epoch(
-                    model, client, place, weights, e, epochs, parts,
+                    model, client, place, weights, e, epochs, parts, scale,
                     lambda n, a: bar.update(e * corpus_words + n, epoch=f"{e + 1}/{epochs}", alpha=f"{a:.5f}"))
             except ClusterError as exc:
                 if retries <= 0:
@@ -195,7 +202,7 @@ def train_word2vec(model, client, corpus, epochs: int, sync_words: int = 1_000_0
             stats.epoch_stats.append(es)
             model.history.append(es)
             bar.write(f"epoch {es.epoch + 1}: loss {es.loss:.6f}, {es.words / es.seconds:,.0f} words/s "
-                      f"({len(place.ids)} workers, {parts} syncs)")
+                      f"({len(place.ids)} workers, {parts} syncs, learning rate x{scale:g})")
             e += 1
             for cb in callbacks:
                 cb(model, es)
