@@ -278,3 +278,25 @@ def test_randomized_svd_on_blocks_matches_the_exact_svd(client, tmp_path, topics
     # the same vectors up to the sign of each dimension
     signs = np.sign(np.sum(many * one, axis=0))
     assert np.allclose(many * signs, one, atol=1e-4)
+
+
+def test_cli_svd_on_a_cluster_can_save_the_exact_matrix(tmp_path, topics_corpus):
+    _, corpus = topics_corpus
+    path = tmp_path / "topics.txt"
+    path.write_text("\n".join(" ".join(s) for s in corpus) + "\n")
+    saved = tmp_path / "x.npz"
+    rc = main(["svd", str(path), "-o", str(tmp_path / "v.txt"), "--dim", "5", "--min-count", "1", "--window", "4",
+               "--threads", "1", "--quiet", "--scheduler", "local:2", "--save-cooccurrence", str(saved)])
+    assert rc == 0
+    vocab = Vocabulary.build(str(path), 1)
+    assert (cooccur.load_npz(saved) != cooccur.count(str(path), vocab, 4)).nnz == 0
+
+
+def test_bad_cluster_training_settings_are_refused(client, tmp_path):
+    path = tmp_path / "c.txt"
+    path.write_bytes(zipf_text(200))
+    m = Word2Vec(dim=8, min_count=1, epochs=1, threads=1).build_vocab(str(path))
+    with pytest.raises(ValueError, match="lr_scale"):
+        m.train(str(path), client=client, lr_scale=0)
+    with pytest.raises(ValueError, match="sync_words"):
+        m.train(str(path), client=client, sync_words=0)
