@@ -6,6 +6,7 @@ traceback. Flags named in the issues are a contract: add, never rename."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -63,23 +64,20 @@ def _add_scheduler(p) -> None:
                         '(needs pip install "wv-engine[dask]"; the input must be readable by every worker)')
 
 
+@contextlib.contextmanager
 def _cluster(args):
-    """A context manager: the dask client for --scheduler, or None."""
-    import contextlib
-
-    if not getattr(args, "scheduler", None):
-        return contextlib.nullcontext(None)
+    """The dask client for --scheduler (closed on exit), or None."""
+    if not args.scheduler:
+        yield None
+        return
     from .cluster import close, connect
 
-    @contextlib.contextmanager
-    def session():
-        client = connect(args.scheduler, args.threads or 1)
-        _say(args, f"dask cluster {args.scheduler}: {len(client.scheduler_info()['workers'])} worker(s)")
-        try:
-            yield client
-        finally:
-            close(client)
-    return session()
+    client = connect(args.scheduler, args.threads or 1)
+    _say(args, f"dask cluster {args.scheduler}: {len(client.scheduler_info()['workers'])} worker(s)")
+    try:
+        yield client
+    finally:
+        close(client)
 
 
 def _add_word2vec(sub) -> None:

@@ -23,6 +23,16 @@ def _to_str(word: bytes) -> str:
     return word.decode("utf-8", "surrogateescape")
 
 
+def count_chunks(chunks, max_vocab_size: int | None = None) -> _tokenize.WordCounter:
+    """Counts the words of byte chunks with the C counter (pruning past
+    max_vocab_size distinct words)."""
+    counter = _tokenize.WordCounter(max_vocab_size or 0)
+    for chunk in chunks:
+        counter.feed(chunk)
+    counter.feed(b"", final=True)
+    return counter
+
+
 def _check_limits(min_count, max_vocab_size, max_final_vocab) -> None:
     if min_count < 1:
         raise ValueError(f"min_count must be >= 1, got {min_count}")
@@ -75,10 +85,7 @@ class Vocabulary:
 
             raw_words, counts, tokens, distinct = count_words(client, corpus, max_vocab_size)
         else:
-            counter = _tokenize.WordCounter(max_vocab_size or 0)
-            for chunk in iter_chunks(corpus):
-                counter.feed(chunk)
-            counter.feed(b"", final=True)
+            counter = count_chunks(iter_chunks(corpus), max_vocab_size)
             if counter.tokens == 0:
                 raise CorpusError(f"the corpus has no words: {describe(corpus)}")
             raw_words, counts = counter.sorted_words(1)

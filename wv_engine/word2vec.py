@@ -271,17 +271,22 @@ class Word2Vec:
                 es = EpochStats(epoch=self.epochs_trained, loss=loss_sum / max(examples, 1),
                                 examples=examples, words=core.words_done - done0,
                                 seconds=time.perf_counter() - t0, alpha=core.alpha)
-                self.epochs_trained += 1
-                stats.epochs += 1
-                stats.epoch_stats.append(es)
-                self.history.append(es)
-                bar.write(f"epoch {es.epoch + 1}: loss {es.loss:.6f}, {es.words / es.seconds:,.0f} words/s")
-                for cb in callbacks:
-                    cb(self, es)
+                self._record_epoch(stats, es, bar, callbacks)
         finally:
             bar.close()
             self._vectors_changed()
         return stats
+
+    def _record_epoch(self, stats: TrainingStats, es: EpochStats, bar: Progress,
+                      callbacks: Iterable[Callable[["Word2Vec", EpochStats], object]], detail: str = "") -> None:
+        """Books a finished epoch (here or on a cluster), reports it, runs the callbacks."""
+        self.epochs_trained += 1
+        stats.epochs += 1
+        stats.epoch_stats.append(es)
+        self.history.append(es)
+        bar.write(f"epoch {es.epoch + 1}: loss {es.loss:.6f}, {es.words / es.seconds:,.0f} words/s{detail}")
+        for cb in callbacks:
+            cb(self, es)
 
     def _train_on_cluster(self, corpus, client, epochs, sync_words, lr_scale, callbacks, progress) -> TrainingStats:
         from .cluster.word2vec import train_word2vec

@@ -8,6 +8,8 @@ from __future__ import annotations
 import operator
 from typing import Any, Callable, Sequence
 
+from ..progress import Progress
+
 NEEDS_DASK = 'the cluster features need dask.distributed: pip install "wv-engine[dask]"'
 
 
@@ -95,6 +97,23 @@ def scatter(client, objects: list, what: str) -> list:
         return client.scatter(objects, broadcast=True, hash=False)
     except (distributed.comm.CommClosedError, OSError, TimeoutError) as exc:
         raise ClusterError(f"{what}: could not send data to the workers ({exc})") from exc
+
+
+def show_progress(futures: Sequence, weights: Sequence[int], desc: str, progress: bool | None,
+                  unit: str) -> None:
+    """Advances a progress bar by each future's weight as it finishes (what
+    the caller sees of the workers' progress); returns when all are done."""
+    from distributed import as_completed
+
+    weight = {f.key: w for f, w in zip(futures, weights)}
+    bar = Progress(sum(weights), desc, progress, unit=unit)
+    try:
+        done = 0
+        for fut in as_completed(futures):
+            done += weight[fut.key]
+            bar.update(done)
+    finally:
+        bar.close()
 
 
 def tree_reduce(client, futures: Sequence, combine: Callable, *args) -> Any:

@@ -22,8 +22,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .. import _glove
-from ..progress import Progress
-from .client import pick, result, scatter, submit, tree_reduce, worker_addresses
+from .client import pick, result, scatter, show_progress, submit, tree_reduce, worker_addresses
 from .shards import Shard, context_before, encode_chunks, iter_shard, plan_shards
 
 CONTEXT_START_BYTES = 1 << 16
@@ -119,16 +118,7 @@ def count_blocks(client, corpus, vocab, window: int = 10, distance_weighting: bo
     [words] = scatter(client, [vocab.words_as_bytes()], "sending the vocabulary")
     per_shard = [submit(client, count_shard, s, words, window, distance_weighting, threads, memory_limit,
                         tmp_dir, bounds, worker=workers[i % len(workers)]) for i, s in enumerate(shards)]
-    bar = Progress(sum(_size(s) for s in shards), "co-occurrences", progress, unit="B")
-    try:
-        from distributed import as_completed
-
-        done = 0
-        for fut in as_completed(per_shard):
-            done += _size(shards[per_shard.index(fut)])
-            bar.update(done)
-    finally:
-        bar.close()
+    show_progress(per_shard, [_size(s) for s in shards], "co-occurrences", progress, "B")
     blocks = [tree_reduce(client, [pick(client, f, b) for f in per_shard], add_parts, V)
               for b in range(len(bounds) - 1)]
     return bounds, blocks

@@ -9,10 +9,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import _tokenize
 from ..corpus import CorpusError
-from ..progress import Progress
-from .client import result, submit, tree_reduce, worker_addresses
+from ..vocab import count_chunks
+from .client import result, show_progress, submit, tree_reduce, worker_addresses
 from .shards import Shard, iter_shard, plan_shards
 
 
@@ -38,10 +37,7 @@ def _prune(words: list[bytes], counts: np.ndarray, max_size: int | None) -> tupl
 
 def count_shard(shard: Shard, max_vocab_size: int | None) -> WordCounts:
     """(worker) The word counts of one shard."""
-    counter = _tokenize.WordCounter(max_vocab_size or 0)
-    for chunk in iter_shard(shard):
-        counter.feed(chunk)
-    counter.feed(b"", final=True)
+    counter = count_chunks(iter_shard(shard), max_vocab_size)
     words, counts = counter.sorted_words(1)
     return WordCounts(list(words), np.asarray(counts, dtype=np.int64), int(counter.tokens), counter.prunes > 0)
 
@@ -63,15 +59,8 @@ def count_words(client, corpus, max_vocab_size: int | None = None,
     sorted as Vocabulary.build sorts them: count descending, ties by bytes."""
     shards = plan_shards(corpus, len(worker_addresses(client)))
     parts = [submit(client, count_shard, s, max_vocab_size) for s in shards]
-    bar = Progress(len(parts), "counting words", progress, unit=" shards")
-    try:
-        from distributed import as_completed
-
-        for done, _ in enumerate(as_completed(parts), 1):
-            bar.update(done)
-        merged = result(tree_reduce(client, parts, merge_counts, max_vocab_size), "counting words")
-    finally:
-        bar.close()
+    show_progress(parts, [1] * len(parts), "counting words", progress, " shards")
+    merged = result(tree_reduce(client, parts, merge_counts, max_vocab_size), "counting words")
     if merged.tokens == 0:
         raise CorpusError(f"the corpus has no words: {', '.join(sorted({s.path for s in shards}))}")
     order = sorted(range(len(merged.words)), key=lambda i: (-int(merged.counts[i]), merged.words[i]))

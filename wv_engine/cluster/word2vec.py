@@ -48,9 +48,10 @@ class Moves:
     words: int
 
 
-def encode_shards(shards: list[Shard], words: list[bytes]) -> np.ndarray:
+def encode_shards(shards: list[Shard], vocab) -> np.ndarray:
     """(worker) The ids of this worker's shards, one after the other (a
     sentence end between shards)."""
+    words = vocab.words_as_bytes()
     parts = []
     for s in shards:
         parts += [encode_chunks(words, iter_shard(s)), np.array([-1], np.int32)]
@@ -124,8 +125,8 @@ class _Placement:
         workers = worker_addresses(client)
         shards = plan_shards(corpus, len(workers))
         mine = [[s for i, s in enumerate(shards) if i % len(workers) == w] for w in range(len(workers))]
-        words, vocab_f = scatter(client, [vocab.words_as_bytes(), vocab], "sending the vocabulary")
-        ids = [submit(client, encode_shards, mine[w], words, worker=workers[w]) for w in range(len(workers))
+        [vocab_f] = scatter(client, [vocab], "sending the vocabulary")
+        ids = [submit(client, encode_shards, mine[w], vocab_f, worker=workers[w]) for w in range(len(workers))
                if mine[w]]
         counts = result([submit(client, count_words_in, f) for f in ids], "encoding the corpus on the workers")
         return cls(workers[:len(ids)], ids, counts, vocab_f)
@@ -196,16 +197,10 @@ def train_word2vec(model, client, corpus, epochs: int, sync_words: int = 250_000
             model.output_vectors[...] = new_out
             es = EpochStats(epoch=model.epochs_trained, loss=loss_sum / max(examples, 1), examples=examples,
                             words=words, seconds=time.perf_counter() - t0, alpha=alpha)
-            model.epochs_trained += 1
-            stats.epochs += 1
             stats.syncs += parts
-            stats.epoch_stats.append(es)
-            model.history.append(es)
-            bar.write(f"epoch {es.epoch + 1}: loss {es.loss:.6f}, {es.words / es.seconds:,.0f} words/s "
-                      f"({len(place.ids)} workers, {parts} syncs, learning rate x{scale:g})")
             e += 1
-            for cb in callbacks:
-                cb(model, es)
+            model._record_epoch(stats, es, bar, callbacks,
+                                f" ({len(place.ids)} workers, {parts} syncs, learning rate x{scale:g})")
     except BaseException:
         stats.interrupted = True
         raise
