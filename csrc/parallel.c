@@ -1,7 +1,10 @@
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, pthread_condattr_setclock */
 #include "parallel.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <time.h>
 
 int wv_threads_start(wv_threads *t, int n, void *(*fn)(void *), void *args, size_t arg_size) {
     t->started = 0;
@@ -29,30 +32,74 @@ struct wv_run_slot {
     void *arg;
 };
 
+/* n workers leave the run; whoever leaves last wakes the waiting caller. */
+static void check_out(wv_run *r, int n) {
+    pthread_mutex_lock(&r->lock);
+    if (atomic_fetch_sub(&r->active, n) == n) pthread_cond_broadcast(&r->finished);
+    pthread_mutex_unlock(&r->lock);
+}
+
 static void *run_slot(void *p) {
     wv_run_slot *s = p;
     s->work(s->arg);
-    atomic_fetch_sub(&s->run->active, 1);
+    check_out(s->run, 1);
     return NULL;
+}
+
+static int init_wakeup(wv_run *r) {
+    pthread_condattr_t attr;
+    if (pthread_condattr_init(&attr)) return -1;
+    int rc = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC) || pthread_cond_init(&r->finished, &attr);
+    pthread_condattr_destroy(&attr);
+    if (rc) return -1;
+    if (pthread_mutex_init(&r->lock, NULL)) {
+        pthread_cond_destroy(&r->finished);
+        return -1;
+    }
+    return 0;
 }
 
 int wv_run_start(wv_run *r, int n, void (*work)(void *), void *args, size_t arg_size) {
     r->running = 0;
     r->slots = malloc((size_t)(n > 0 ? n : 1) * sizeof *r->slots);
     if (!r->slots) return -2;
+    if (init_wakeup(r)) {
+        free(r->slots);
+        r->slots = NULL;
+        return -2;
+    }
     for (int i = 0; i < n; i++) r->slots[i] = (wv_run_slot){r, work, (char *)args + (size_t)i * arg_size};
     atomic_store(&r->active, n);
     r->running = 1;
     int rc = wv_threads_start(&r->threads, n, run_slot, r->slots, sizeof *r->slots);
-    if (rc) atomic_fetch_sub(&r->active, n - r->threads.started); /* never started: never check out */
+    if (rc) check_out(r, n - r->threads.started); /* never started: never check out */
     return rc;
 }
 
 int wv_run_active(wv_run *r) { return atomic_load(&r->active); }
 
+int wv_run_wait(wv_run *r, double seconds) {
+    if (!r->running) return 0;
+    struct timespec until;
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    if (seconds < 0) seconds = 0;
+    time_t whole = (time_t)seconds;
+    long nanos = until.tv_nsec + (long)((seconds - (double)whole) * 1e9);
+    until.tv_sec += whole + nanos / 1000000000L;
+    until.tv_nsec = nanos % 1000000000L;
+    pthread_mutex_lock(&r->lock);
+    while (atomic_load(&r->active) > 0)
+        if (pthread_cond_timedwait(&r->finished, &r->lock, &until) == ETIMEDOUT) break;
+    int left = atomic_load(&r->active);
+    pthread_mutex_unlock(&r->lock);
+    return left;
+}
+
 void wv_run_join(wv_run *r) {
     if (!r->running) return;
     wv_threads_join(&r->threads);
+    pthread_cond_destroy(&r->finished);
+    pthread_mutex_destroy(&r->lock);
     free(r->slots);
     r->slots = NULL;
     r->running = 0;

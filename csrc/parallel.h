@@ -3,6 +3,7 @@
 #ifndef WV_PARALLEL_H
 #define WV_PARALLEL_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 
@@ -18,12 +19,16 @@ int wv_threads_start(wv_threads *t, int n, void *(*fn)(void *), void *args, size
 void wv_threads_join(wv_threads *t);
 
 /* One parallel run (an epoch): like wv_threads, plus a count of workers
- * still running that the caller may poll while it waits. */
+ * still running that the caller may poll, or wait on with a time limit so
+ * that it wakes the moment the last worker finishes (a sleep-and-poll loop
+ * would add up to one poll interval to every epoch). */
 typedef struct wv_run_slot wv_run_slot;
 typedef struct {
     wv_threads threads;
     wv_run_slot *slots;
     _Atomic int active;
+    pthread_mutex_t lock;   /* guards the wake-up below, not the count */
+    pthread_cond_t finished;
     int running;        /* started and not yet joined */
 } wv_run;
 
@@ -32,6 +37,9 @@ typedef struct {
  * out of memory (nothing started). */
 int wv_run_start(wv_run *r, int n, void (*work)(void *), void *args, size_t arg_size);
 int wv_run_active(wv_run *r);
+/* Waits until every worker has finished or `seconds` have passed; returns
+ * the number still running. */
+int wv_run_wait(wv_run *r, double seconds);
 void wv_run_join(wv_run *r);
 
 #endif

@@ -4,6 +4,7 @@ planted topic structure, word2vec.c's counting rules, seeds."""
 
 import _thread
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -178,6 +179,32 @@ def test_ctrl_c_stops_training_and_leaves_a_usable_model():
     # the model trains again afterwards
     m.train(EncodedCorpus(ids=ids[:20000], tokens=20000, words=20000, oov=0, sentences=1),
             epochs=1, progress=False)
+
+
+def test_waiting_on_an_epoch_wakes_when_the_workers_finish():
+    """The epoch runner waits on the workers instead of sleeping in steps:
+    wait() reports a running epoch, and returns as soon as the last worker
+    is done (here: stopped), not when its time limit runs out."""
+    rng = np.random.default_rng(1)
+    n = 3_000_000
+    ids = rng.integers(0, 1000, n).astype(np.int32)
+    vocab = Vocabulary([f"w{i}" for i in range(1000)], np.sort(np.bincount(ids, minlength=1000))[::-1])
+    m = Word2Vec(dim=100, min_count=1, sample=0, epochs=1, threads=2, window=10)
+    m.build_vocab(vocab=vocab)
+    core = m._make_core()
+    core.set_corpus(ids, 20 * n, 0.025, 0.0001)
+    core.start_epoch(0, 2)
+    try:
+        assert core.wait(0) is False and core.running
+        core.request_stop()
+        t0 = time.monotonic()
+        assert core.wait(300) is True
+        assert time.monotonic() - t0 < 60  # woken by the workers, not by the 300 s limit
+        assert not core.running
+    finally:
+        core.request_stop()
+        core.join_epoch()
+    assert core.words_done < n  # stopped part-way
 
 
 def test_a_worker_error_is_raised_in_python(topics_corpus):

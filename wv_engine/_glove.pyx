@@ -72,12 +72,14 @@ cdef extern from *:
     static inline void wv_flag_set(wv_flag *flag) { atomic_store(flag, 1); }
     static inline int64_t wv_glove_done(wv_glove_model *m) { return atomic_load(&m->records_done); }
     static inline int wv_glove_active(wv_glove_model *m) { return m->run.running ? wv_run_active(&m->run) : 0; }
+    static inline int wv_glove_wait(wv_glove_model *m, double seconds) { return wv_run_wait(&m->run, seconds); }
     static inline void wv_glove_request_stop(wv_glove_model *m) { atomic_store(&m->stop, 1); }
     """
     int64_t wv_cooc_progress(wv_cooc_result *r) nogil
     void wv_flag_set(wv_flag *flag) nogil
     int64_t wv_glove_done(wv_glove_model *m) nogil
     int wv_glove_active(wv_glove_model *m) nogil
+    int wv_glove_wait(wv_glove_model *m, double seconds) nogil
     void wv_glove_request_stop(wv_glove_model *m) nogil
 
 
@@ -365,6 +367,15 @@ cdef class GloVeCore:
 
     def request_stop(self):
         wv_glove_request_stop(&self.m)
+
+    def wait(self, double seconds):
+        """Waits until the epoch's workers have all finished, or at most
+        `seconds`; returns True when none is running (wakes at once when the
+        last one finishes)."""
+        cdef int left
+        with nogil:
+            left = wv_glove_wait(&self.m, seconds)
+        return left == 0
 
     @property
     def running(self):

@@ -69,11 +69,13 @@ cdef extern from *:
     #include <stdatomic.h>
     static inline int64_t wv_w2v_words_done(wv_w2v_model *m) { return atomic_load(&m->words_done); }
     static inline int wv_w2v_active(wv_w2v_model *m) { return m->run.running ? wv_run_active(&m->run) : 0; }
+    static inline int wv_w2v_wait(wv_w2v_model *m, double seconds) { return wv_run_wait(&m->run, seconds); }
     static inline void wv_w2v_request_stop(wv_w2v_model *m) { atomic_store(&m->stop, 1); }
     static inline void wv_w2v_set_progress(wv_w2v_model *m, int64_t done) { atomic_store(&m->words_done, done); }
     """
     int64_t wv_w2v_words_done(wv_w2v_model *m) nogil
     int wv_w2v_active(wv_w2v_model *m) nogil
+    int wv_w2v_wait(wv_w2v_model *m, double seconds) nogil
     void wv_w2v_request_stop(wv_w2v_model *m) nogil
     void wv_w2v_set_progress(wv_w2v_model *m, int64_t done) nogil
 
@@ -282,6 +284,15 @@ cdef class Word2VecCore:
 
     def request_stop(self):
         wv_w2v_request_stop(&self.m)
+
+    def wait(self, double seconds):
+        """Waits until the epoch's workers have all finished, or at most
+        `seconds`; returns True when none is running (wakes at once when the
+        last one finishes)."""
+        cdef int left
+        with nogil:
+            left = wv_w2v_wait(&self.m, seconds)
+        return left == 0
 
     @property
     def running(self):
