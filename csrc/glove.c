@@ -30,19 +30,19 @@ void wv_glove_model_init(wv_glove_model *m) {
     m->workers = NULL;
 }
 
-static inline float clip(float g) {
+WV_HOT float clip(float g) {
     return g > WV_GLOVE_GRAD_CLIP ? WV_GLOVE_GRAD_CLIP : (g < -WV_GLOVE_GRAD_CLIP ? -WV_GLOVE_GRAD_CLIP : g);
 }
 
-static inline float finite_or_zero(float x) { return isfinite(x) ? x : 0.0f; }
+WV_HOT float finite_or_zero(float x) { return isfinite(x) ? x : 0.0f; }
 
-static inline void prefetch_span(const float *p, size_t floats) {
+WV_HOT void prefetch_span(const float *p, size_t floats) {
     const char *a = (const char *)p, *end = (const char *)(p + floats);
     for (; a < end; a += CACHE_LINE) __builtin_prefetch(a, 1, 3);
     __builtin_prefetch(end - 1, 1, 3);
 }
 
-static inline void prefetch_record(const wv_glove_model *m, const wv_glove_record *r) {
+WV_HOT void prefetch_record(const wv_glove_model *m, const wv_glove_record *r) {
     const size_t dim = (size_t)m->dim, i = (size_t)r->row * (size_t)m->row_stride,
                  j = (size_t)r->col * (size_t)m->row_stride;
     prefetch_span(m->word + i, dim);
@@ -56,7 +56,7 @@ static inline void prefetch_record(const wv_glove_model *m, const wv_glove_recor
     __builtin_prefetch(m->context_bias_gradsq + bj, 1, 3);
 }
 
-static inline double update(wv_glove_model *m, const wv_glove_record *r, float *scratch) {
+WV_HOT double update(wv_glove_model *m, const wv_glove_record *r, float *scratch) {
     const int dim = m->dim;
     const size_t i = (size_t)r->row * (size_t)m->row_stride, j = (size_t)r->col * (size_t)m->row_stride;
     const size_t bi = (size_t)r->row * (size_t)m->bias_stride, bj = (size_t)r->col * (size_t)m->bias_stride;

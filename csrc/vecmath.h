@@ -17,6 +17,16 @@
 #define WV_MULTIVERSION
 #endif
 
+/* For every function the hot loop calls: forced inline, so that it is
+ * compiled inside each clone above. Left to itself the compiler keeps a
+ * large callee out of line (it has two callers once the loop is cloned),
+ * and an out-of-line callee runs the baseline code in every clone. */
+#if defined(__GNUC__)
+#define WV_HOT static inline __attribute__((always_inline))
+#else
+#define WV_HOT static inline
+#endif
+
 static inline float wv_dot(const float *restrict a, const float *restrict b, int n) {
     float s = 0.0f;
 #pragma omp simd reduction(+:s)

@@ -28,7 +28,7 @@ typedef struct {
     int32_t lo, hi;
 } out_rows;
 
-static inline float *out_row(const out_rows *o, int32_t r, int dim) {
+WV_HOT float *out_row(const out_rows *o, int32_t r, int dim) {
     return (r >= o->lo && r < o->hi) ? o->local + (size_t)(r - o->lo) * dim : o->shared + (size_t)r * dim;
 }
 
@@ -65,13 +65,13 @@ float wv_w2v_current_alpha(const wv_w2v_model *m) {
 
 /* Gradient g for label given f = h . out, with word2vec.c's saturation
  * outside the table for NS. */
-static inline float ns_gradient(const wv_sigmoid_table *t, float f, float label, float alpha) {
+WV_HOT float ns_gradient(const wv_sigmoid_table *t, float f, float label, float alpha) {
     if (f > WV_SIGMOID_MAX) return (label - 1.0f) * alpha;
     if (f < -WV_SIGMOID_MAX) return label * alpha;
     return (label - t->sigmoid[wv_sigmoid_index(f)]) * alpha;
 }
 
-static inline double ns_update(wv_w2v_model *m, const out_rows *rows, const float *h, int32_t target,
+WV_HOT double ns_update(wv_w2v_model *m, const out_rows *rows, const float *h, int32_t target,
                                const int32_t *negatives, int n_neg, float *neu1e, float alpha) {
     const int dim = m->cfg.dim;
     double loss = 0.0;
@@ -89,7 +89,7 @@ static inline double ns_update(wv_w2v_model *m, const out_rows *rows, const floa
     return loss;
 }
 
-static inline double hs_update(wv_w2v_model *m, const out_rows *rows, const float *h, int32_t target,
+WV_HOT double hs_update(wv_w2v_model *m, const out_rows *rows, const float *h, int32_t target,
                                float *neu1e, float alpha) {
     const int dim = m->cfg.dim;
     const uint8_t *restrict code = m->codes + (size_t)target * WV_MAX_CODE_LENGTH;
@@ -114,7 +114,7 @@ static inline double hs_update(wv_w2v_model *m, const out_rows *rows, const floa
 }
 
 /* Exact softmax over the whole vocabulary: the reference objective. */
-static inline double softmax_update(wv_w2v_model *m, const float *h, int32_t target,
+WV_HOT double softmax_update(wv_w2v_model *m, const float *h, int32_t target,
                                     float *neu1e, float alpha, float *scores) {
     const int dim = m->cfg.dim;
     const int32_t V = m->vocab_size;
@@ -137,7 +137,7 @@ static inline double softmax_update(wv_w2v_model *m, const float *h, int32_t tar
     return loss;
 }
 
-static inline double predict(wv_w2v_model *m, const out_rows *rows, const float *h, int32_t target,
+WV_HOT double predict(wv_w2v_model *m, const out_rows *rows, const float *h, int32_t target,
                              const int32_t *negatives, int n_neg, float *neu1e,
                              float alpha, float *scratch) {
     switch (m->cfg.loss) {
@@ -156,7 +156,7 @@ double wv_w2v_step(wv_w2v_model *m, const float *h, int32_t target,
 
 /* Merges this thread's changes to its hot rows into the shared rows and
  * refreshes its copy with what the other threads merged meanwhile. */
-static void sync_hot_rows(wv_w2v_worker *w) {
+WV_HOT void sync_hot_rows(wv_w2v_worker *w) {
     const out_rows *o = &w->rows;
     if (o->lo == o->hi) return;
     size_t n = (size_t)(o->hi - o->lo) * (size_t)w->m->cfg.dim;
@@ -170,7 +170,7 @@ static void sync_hot_rows(wv_w2v_worker *w) {
     }
 }
 
-static inline void draw_negatives(wv_w2v_model *m, wv_rng *rng, int32_t *negatives) {
+WV_HOT void draw_negatives(wv_w2v_model *m, wv_rng *rng, int32_t *negatives) {
     for (int d = 0; d < m->cfg.negative; d++) negatives[d] = wv_alias_draw(&m->noise, rng);
 }
 
@@ -180,7 +180,7 @@ static inline void draw_negatives(wv_w2v_model *m, wv_rng *rng, int32_t *negativ
  * all m x (1 + K) dot products are taken first, then both sides are updated
  * from the same gradients. Same arithmetic as the pair-by-pair loop, but the
  * output rows are fetched once per window instead of once per pair. */
-static double sg_ns_window(wv_w2v_worker *w, const int32_t *ctx, int m_ctx, int32_t word, float alpha) {
+WV_HOT double sg_ns_window(wv_w2v_worker *w, const int32_t *ctx, int m_ctx, int32_t word, float alpha) {
     wv_w2v_model *m = w->m;
     const int dim = m->cfg.dim, k1 = 1 + m->cfg.negative;
     enum { MAX_CTX = 2 * 64, MAX_OUT = 64 }; /* bounds checked at the Python boundary */
@@ -235,7 +235,7 @@ double wv_w2v_window_step(wv_w2v_model *m, const int32_t *ctx, int m_ctx, int32_
 /* Trains one sentence. Loss and example counts go to the caller's locals,
  * not to the worker struct: workers sit side by side in one array, and
  * per-pair writes there would bounce a shared cache line between cores. */
-static void train_sentence(wv_w2v_worker *w, wv_rng *rng, int len, float alpha,
+WV_HOT void train_sentence(wv_w2v_worker *w, wv_rng *rng, int len, float alpha,
                            double *loss, int64_t *examples) {
     wv_w2v_model *m = w->m;
     const int dim = m->cfg.dim, window = m->cfg.window;
