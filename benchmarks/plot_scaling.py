@@ -23,8 +23,10 @@ def main() -> None:
         with open(path) as f:
             data = json.load(f)
         cpu = f"{data['cpu']}, {data['cores']} cores"
+        sweep = len({run.get("hot_rows") for run in data["runs"]}) > 1
         for run in data["runs"]:
-            series.setdefault(run["mode"], {}).setdefault(run["threads"], []).append(run["words_per_sec"])
+            label = f"{run['mode']} hot_rows={run['hot_rows']}" if sweep else run["mode"]
+            series.setdefault(label, {}).setdefault(run["threads"], []).append(run["words_per_sec"])
     fig, (ax, ax2) = plt.subplots(1, 2, figsize=(12, 4.5), dpi=110)
     for mode, by_threads in sorted(series.items()):
         threads = sorted(by_threads)

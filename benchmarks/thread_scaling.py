@@ -2,9 +2,12 @@
 several thread counts, on token ids already in memory (the C loop only).
 
     python benchmarks/thread_scaling.py --corpus wiki_17m.txt.gz --threads 1,2,4,8,16 [--repeats 3]
+        [--modes sg-ns,cbow-ns,sg-hs] [--hot-rows 0,1024,4096]
 
 Prints a markdown table (median words/s, speed-up over 1 thread) and, with
---json, writes the raw runs."""
+--json, writes the raw runs. --hot-rows sweeps Word2Vec(hot_rows=...), the
+output rows each thread keeps a private copy of (see csrc/w2v.c): the
+setting that most depends on the core count."""
 
 from __future__ import annotations
 
@@ -41,9 +44,11 @@ def main() -> None:
     p.add_argument("--modes", default="sg-ns")
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--sample", type=float, default=1e-4)
+    p.add_argument("--hot-rows", default=str(Word2Vec().hot_rows), help="comma-separated values to sweep")
     p.add_argument("--json", metavar="PATH")
     args = p.parse_args()
     threads = [int(t) for t in args.threads.split(",")]
+    hot_rows = [int(h) for h in args.hot_rows.split(",")]
     t0 = time.perf_counter()
     vocab = Vocabulary.build(args.corpus, min_count=5)
     probe = Word2Vec(min_count=5)
@@ -55,22 +60,26 @@ def main() -> None:
     for mode in args.modes.split(","):
         arch, loss = MODES[mode]
         for r in range(args.repeats):
-            for n in threads:
-                m = Word2Vec(arch=arch, loss=loss, sample=args.sample, epochs=1, threads=n,
-                             alpha=0.05 if arch == "cbow" else 0.025)
-                m.build_vocab(vocab=vocab)
-                stats = m.train(encoded, progress=False)
-                runs.append({"mode": mode, "threads": n, "repeat": r,
-                             "words_per_sec": stats.words_per_sec, "seconds": stats.train_seconds})
-                print(f"{mode} threads={n} repeat={r}: {stats.words_per_sec:,.0f} words/s", flush=True)
-    print("\n| mode | threads | words/s (median) | speed-up vs 1 thread |\n|---|---|---|---|")
+            for hot in hot_rows:
+                for n in threads:
+                    m = Word2Vec(arch=arch, loss=loss, sample=args.sample, epochs=1, threads=n,
+                                 alpha=0.05 if arch == "cbow" else 0.025, hot_rows=hot)
+                    m.build_vocab(vocab=vocab)
+                    stats = m.train(encoded, progress=False)
+                    runs.append({"mode": mode, "threads": n, "hot_rows": hot, "repeat": r,
+                                 "words_per_sec": stats.words_per_sec, "seconds": stats.train_seconds})
+                    print(f"{mode} hot_rows={hot} threads={n} repeat={r}: "
+                          f"{stats.words_per_sec:,.0f} words/s", flush=True)
+    print("\n| mode | hot rows | threads | words/s (median) | speed-up vs 1 thread |\n|---|---|---|---|---|")
     for mode in args.modes.split(","):
-        base = None
-        for n in threads:
-            med = statistics.median(x["words_per_sec"] for x in runs if x["mode"] == mode and x["threads"] == n)
-            base = base or (med if n == 1 else None)
-            ratio = f"{med / base:.2f}x" if base else "-"
-            print(f"| {mode} | {n} | {med:,.0f} | {ratio} |")
+        for hot in hot_rows:
+            base = None
+            for n in threads:
+                med = statistics.median(x["words_per_sec"] for x in runs
+                                        if x["mode"] == mode and x["threads"] == n and x["hot_rows"] == hot)
+                base = base or (med if n == 1 else None)
+                ratio = f"{med / base:.2f}x" if base else "-"
+                print(f"| {mode} | {hot} | {n} | {med:,.0f} | {ratio} |")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"cpu": cpu_model(), "cores": os.cpu_count(), "runs": runs}, f, indent=2)

@@ -7,12 +7,19 @@
 #include "memory.h"
 #include "rng.h"
 #include "vecmath.h"
+#include "vocab.h" /* WV_EOS */
 
 /* Words a thread processes before it publishes progress and re-reads alpha
  * (word2vec.c: 10,000). */
 #define PROGRESS_STEP 10000
 /* Words between two merges of a thread's hot-row copies into the shared rows. */
 #define HOT_SYNC_WORDS 1024
+/* Ids per unit of work: threads claim chunks from a shared counter, so the
+ * epoch ends when the work runs out, not when the slowest of T fixed shards
+ * does (text regions differ in subsampling and sentence length; at 16
+ * threads an epoch is about a second and a shard's tail is most of the
+ * loss). Small enough that the last chunk is ~15 ms of work. */
+#define CHUNK_IDS 16384
 
 /* Where a thread reads and writes output rows: rows [lo, hi) in its own
  * copy, the rest in the shared matrix. With several threads the hottest
@@ -34,8 +41,7 @@ WV_HOT float *out_row(const out_rows *o, int32_t r, int dim) {
 
 struct wv_w2v_worker {
     wv_w2v_model *m;
-    int thread, epoch;
-    int64_t begin, end;        /* shard of m->ids */
+    int epoch;
     int32_t *sentence;         /* max_sentence_length */
     float *neu1, *neu1e;       /* dim */
     float *scratch;            /* softmax scores: vocab_size */
@@ -291,48 +297,79 @@ WV_HOT void train_sentence(wv_w2v_worker *w, wv_rng *rng, int len, float alpha,
     }
 }
 
+/* Where chunk c begins: just after the first sentence end in its nominal
+ * span [c, c + 1) * CHUNK_IDS, so that chunks cut sentences only where a
+ * sentence is longer than a chunk (then at the nominal place). Monotone in
+ * c; chunk 0 begins at 0 and the chunk past the last at n_ids. */
+static int64_t chunk_begin(const wv_w2v_model *m, int64_t c) {
+    int64_t nominal = c * CHUNK_IDS;
+    if (nominal <= 0) return 0;
+    if (nominal >= m->n_ids) return m->n_ids;
+    int64_t limit = nominal + CHUNK_IDS < m->n_ids ? nominal + CHUNK_IDS : m->n_ids;
+    for (int64_t p = nominal; p < limit; p++)
+        if (m->ids[p] == WV_EOS) return p + 1;
+    return nominal;
+}
+
 WV_MULTIVERSION /* vecmath.h */
 static void run_worker(wv_w2v_worker *w) {
     wv_w2v_model *m = w->m;
     wv_rng rng;
-    wv_rng_seed(&rng, m->cfg.seed, (uint64_t)w->epoch + 1, (uint64_t)w->thread + 1);
     const int max_len = m->cfg.max_sentence_length;
-    int64_t pos = w->begin, unpublished = 0, examples = 0, since_sync = 0;
+    const int64_t n_chunks = (m->n_ids + CHUNK_IDS - 1) / CHUNK_IDS;
+    /* Claim k is chunk (k mod T) * per + k div T: the corpus is cut into T
+     * regions of `per` chunks and the T claims in flight at any moment lie
+     * one in each region, far apart as fixed shards would be (threads on
+     * neighbouring text would write the same rare words' rows), while the
+     * work is still shared out until none is left. One thread: in order. */
+    const int64_t T = m->n_threads, per = (n_chunks + T - 1) / T;
+    int64_t unpublished = 0, examples = 0, since_sync = 0;
     double loss = 0.0;
     float alpha = wv_w2v_current_alpha(m);
-    while (pos < w->end) {
-        if (atomic_load_explicit(&m->stop, memory_order_relaxed)) break;
-        /* Assemble a sentence: up to EOS or max_len kept words; words are
-         * counted for progress before subsampling (word2vec.c). */
-        int len = 0;
-        while (pos < w->end) {
-            int32_t id = m->ids[pos++];
-            if (id == -1) {
-                if (len) break;
-                continue;
+    for (;;) {
+        int64_t k = atomic_fetch_add_explicit(&m->next_chunk, 1, memory_order_relaxed);
+        if (k >= T * per || atomic_load_explicit(&m->stop, memory_order_relaxed)) break;
+        int64_t c = (k % T) * per + k / T;
+        if (c >= n_chunks) continue; /* the last region is short */
+        /* One random stream per (epoch, chunk): what is drawn for a chunk
+         * does not depend on the thread count or on which thread takes it. */
+        wv_rng_seed(&rng, m->cfg.seed, (uint64_t)w->epoch + 1, (uint64_t)c + 1);
+        int64_t pos = chunk_begin(m, c);
+        const int64_t end = chunk_begin(m, c + 1);
+        while (pos < end) {
+            if (atomic_load_explicit(&m->stop, memory_order_relaxed)) break;
+            /* Assemble a sentence: up to EOS or max_len kept words; words are
+             * counted for progress before subsampling (word2vec.c). */
+            int len = 0;
+            while (pos < end) {
+                int32_t id = m->ids[pos++];
+                if (id == WV_EOS) {
+                    if (len) break;
+                    continue;
+                }
+                unpublished++;
+                since_sync++;
+                float keep = m->keep_prob[id];
+                if (keep < 1.0f && wv_rng_uniform(&rng) >= keep) continue;
+                w->sentence[len++] = id;
+                if (len >= max_len) break;
             }
-            unpublished++;
-            since_sync++;
-            float keep = m->keep_prob[id];
-            if (keep < 1.0f && wv_rng_uniform(&rng) >= keep) continue;
-            w->sentence[len++] = id;
-            if (len >= max_len) break;
-        }
-        if (unpublished >= PROGRESS_STEP) {
-            atomic_fetch_add_explicit(&m->words_done, unpublished, memory_order_relaxed);
-            unpublished = 0;
-            alpha = wv_w2v_current_alpha(m);
-        }
-        if (len) train_sentence(w, &rng, len, alpha, &loss, &examples);
-        if (since_sync >= HOT_SYNC_WORDS) {
-            sync_hot_rows(w);
-            since_sync = 0;
-        }
-        if (!isfinite(loss)) {
-            int expected = WV_OK;
-            atomic_compare_exchange_strong(&m->error, &expected, WV_ERR_DIVERGED);
-            atomic_store(&m->stop, 1);
-            break;
+            if (unpublished >= PROGRESS_STEP) {
+                atomic_fetch_add_explicit(&m->words_done, unpublished, memory_order_relaxed);
+                unpublished = 0;
+                alpha = wv_w2v_current_alpha(m);
+            }
+            if (len) train_sentence(w, &rng, len, alpha, &loss, &examples);
+            if (since_sync >= HOT_SYNC_WORDS) {
+                sync_hot_rows(w);
+                since_sync = 0;
+            }
+            if (!isfinite(loss)) {
+                int expected = WV_OK;
+                atomic_compare_exchange_strong(&m->error, &expected, WV_ERR_DIVERGED);
+                atomic_store(&m->stop, 1);
+                break;
+            }
         }
     }
     sync_hot_rows(w);
@@ -360,6 +397,7 @@ int wv_w2v_start_epoch(wv_w2v_model *m, int epoch, int n_threads) {
     if (n_threads < 1) n_threads = 1;
     atomic_store(&m->stop, 0);
     atomic_store(&m->error, WV_OK);
+    atomic_store(&m->next_chunk, 0);
     m->workers = calloc((size_t)n_threads, sizeof *m->workers);
     if (!m->workers) return WV_ERR_NOMEM;
     m->n_threads = n_threads;
@@ -367,10 +405,7 @@ int wv_w2v_start_epoch(wv_w2v_model *m, int epoch, int n_threads) {
     for (int t = 0; t < n_threads; t++) {
         wv_w2v_worker *w = &m->workers[t];
         w->m = m;
-        w->thread = t;
         w->epoch = epoch;
-        w->begin = m->n_ids * t / n_threads;
-        w->end = m->n_ids * (t + 1) / n_threads;
         w->sentence = wv_alloc_lines((size_t)m->cfg.max_sentence_length * sizeof *w->sentence);
         w->neu1 = wv_alloc_lines(dim * sizeof(float));
         w->neu1e = wv_alloc_lines(dim * sizeof(float));

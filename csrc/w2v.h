@@ -56,6 +56,7 @@ typedef struct {
     _Atomic int64_t words_done;   /* words processed in the schedule so far */
     _Atomic int stop;             /* set to ask the workers to stop */
     _Atomic int error;            /* first worker error */
+    _Atomic int64_t next_chunk;   /* the running epoch's next claim of a chunk of ids (w2v.c) */
     /* running epoch */
     int n_threads;
     wv_w2v_worker *workers;
@@ -66,8 +67,8 @@ typedef struct {
  * other fields. */
 void wv_w2v_model_init(wv_w2v_model *m);
 
-/* Starts one epoch on n_threads threads (each takes a contiguous shard of
- * ids) and returns at once. Returns WV_OK or an error code. */
+/* Starts one epoch on n_threads threads (they claim chunks of ids in order
+ * until none is left) and returns at once. Returns WV_OK or an error code. */
 int wv_w2v_start_epoch(wv_w2v_model *m, int epoch, int n_threads);
 /* Waits for the running epoch. Returns WV_OK or the first worker error;
  * loss_sum and examples receive the epoch totals (float64). */

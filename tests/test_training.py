@@ -121,7 +121,7 @@ def test_a_newline_ends_the_context(text_file):
 
 
 def test_subsampling_keeps_words_at_the_word2vec_c_rate():
-    counts = np.array([60000, 3000], dtype=np.int64)
+    counts = np.array([600_000, 30_000], dtype=np.int64)
     vocab = Vocabulary(["often", "rare"], counts)
     rng = np.random.default_rng(3)
     ids = rng.permutation(np.repeat(np.arange(2, dtype=np.int32), counts))
@@ -129,9 +129,12 @@ def test_subsampling_keeps_words_at_the_word2vec_c_rate():
     m = Word2Vec(arch="cbow", sample=1e-3, min_count=1, epochs=1, threads=1, window=2, dim=4)
     m.build_vocab(vocab=vocab)
     stats = m.train(corpus, progress=False)
-    expected = float((counts * vocab.keep_probabilities(1e-3)).sum())
+    keep = vocab.keep_probabilities(1e-3)
+    expected = float((counts * keep).sum())
+    sd = float(np.sqrt((counts * keep * (1 - keep)).sum()))  # kept words: a sum of Bernoulli draws
     # CBOW makes one prediction per kept word (each has a kept neighbour here)
-    assert stats.epoch_stats[0].examples == pytest.approx(expected, rel=0.02)
+    assert abs(stats.epoch_stats[0].examples - expected) < 4 * sd
+    assert 4 * sd < 0.03 * expected  # tight enough to tell word2vec.c's rate from another
     assert expected < 0.5 * len(ids)  # subsampling really bites in this corpus
 
 
@@ -144,6 +147,57 @@ def test_single_thread_runs_are_bit_identical(topics_corpus, shared):
     np.testing.assert_array_equal(runs[0].input_vectors, runs[1].input_vectors)
     np.testing.assert_array_equal(runs[0].output_vectors, runs[1].output_vectors)
     assert not np.array_equal(runs[0].input_vectors, runs[2].input_vectors)
+
+
+def _id_corpus(lengths, vocab_size=500, seed=0):
+    """Sentences of the given lengths of random ids, each ended by -1."""
+    rng = np.random.default_rng(seed)
+    parts = [np.append(rng.integers(0, vocab_size, n), -1) for n in lengths]
+    ids = np.concatenate(parts).astype(np.int32)
+    counts = np.bincount(ids[ids >= 0], minlength=vocab_size)
+    order = np.argsort(-counts, kind="stable")
+    remap = np.empty(vocab_size, np.int32)
+    remap[order] = np.arange(vocab_size)  # ids by descending count, as a Vocabulary holds them
+    ids = np.where(ids >= 0, remap[np.maximum(ids, 0)], -1).astype(np.int32)
+    vocab = Vocabulary([f"w{i}" for i in range(vocab_size)], counts[order])
+    words = int((ids >= 0).sum())
+    return vocab, EncodedCorpus(ids=ids, tokens=words, words=words, oov=0, sentences=len(lengths))
+
+
+@pytest.mark.parametrize("threads", [1, 3, 8])
+def test_every_sentence_is_trained_once_whatever_the_thread_count(threads):
+    """Threads claim chunks of the id stream as they go. With fixed windows
+    and no subsampling, skip-gram's predictions are exactly the in-sentence
+    pairs within the window, counted here from the sentence lengths: a chunk
+    skipped or trained twice, or a sentence cut at a chunk boundary, would
+    change the count."""
+    lengths = np.random.default_rng(3).integers(1, 60, 12_000)  # ~350k ids: ~20 chunks
+    vocab, corpus = _id_corpus(lengths)
+    window = 3
+    expected = sum(int(min(i + window, n - 1) - max(i - window, 0)) for n in lengths for i in range(n))
+    m = Word2Vec(dim=8, min_count=1, sample=0, window=window, shrink_windows=False,
+                 epochs=2, threads=threads, shared_negatives=threads != 3)
+    m.build_vocab(vocab=vocab)
+    m.train(corpus, progress=False)
+    for es in m.last_stats.epoch_stats:
+        assert es.words == corpus.words
+        assert es.examples == expected
+
+
+def test_what_is_drawn_does_not_depend_on_the_thread_count():
+    """Each chunk has its own random stream: subsampling and window draws,
+    and so the number of predictions, are the same at 1 and at 4 threads,
+    also where lines longer than a chunk are cut."""
+    lengths = np.concatenate([np.random.default_rng(4).integers(1, 80, 6_000), [70_000, 40_000]])
+    vocab, corpus = _id_corpus(lengths, seed=1)
+    examples = []
+    for threads in (1, 4):
+        m = Word2Vec(dim=8, min_count=1, sample=1e-3, epochs=2, threads=threads, seed=5)
+        m.build_vocab(vocab=vocab)
+        m.train(corpus, progress=False)
+        examples.append([es.examples for es in m.last_stats.epoch_stats])
+    assert examples[0] == examples[1]
+    assert examples[0][0] != examples[0][1]  # the epochs draw differently
 
 
 def test_continued_training_on_another_corpus(topics_corpus, topic_accuracy):
