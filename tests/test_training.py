@@ -215,13 +215,18 @@ def test_continued_training_on_another_corpus(topics_corpus, topic_accuracy):
     assert topic_accuracy(m.vectors, topics) > 0.9
 
 
-def test_ctrl_c_stops_training_and_leaves_a_usable_model():
-    rng = np.random.default_rng(0)
-    n = 3_000_000
-    ids = rng.integers(0, 1000, n).astype(np.int32)
+def _long_random_run(seed, epochs):
+    """A model and 3M random ids over 1,000 words: seconds per epoch."""
+    ids = np.random.default_rng(seed).integers(0, 1000, 3_000_000).astype(np.int32)
     vocab = Vocabulary([f"w{i}" for i in range(1000)], np.sort(np.bincount(ids, minlength=1000))[::-1])
-    m = Word2Vec(dim=100, min_count=1, sample=0, epochs=50, threads=2, window=10)
+    m = Word2Vec(dim=100, min_count=1, sample=0, epochs=epochs, threads=2, window=10)
     m.build_vocab(vocab=vocab)
+    return m, ids
+
+
+def test_ctrl_c_stops_training_and_leaves_a_usable_model():
+    m, ids = _long_random_run(0, epochs=50)
+    n = len(ids)
     timer = threading.Timer(0.5, _thread.interrupt_main)
     timer.start()
     with pytest.raises(KeyboardInterrupt):
@@ -239,12 +244,8 @@ def test_waiting_on_an_epoch_wakes_when_the_workers_finish():
     """The epoch runner waits on the workers instead of sleeping in steps:
     wait() reports a running epoch, and returns as soon as the last worker
     is done (here: stopped), not when its time limit runs out."""
-    rng = np.random.default_rng(1)
-    n = 3_000_000
-    ids = rng.integers(0, 1000, n).astype(np.int32)
-    vocab = Vocabulary([f"w{i}" for i in range(1000)], np.sort(np.bincount(ids, minlength=1000))[::-1])
-    m = Word2Vec(dim=100, min_count=1, sample=0, epochs=1, threads=2, window=10)
-    m.build_vocab(vocab=vocab)
+    m, ids = _long_random_run(1, epochs=1)
+    n = len(ids)
     core = m._make_core()
     core.set_corpus(ids, 20 * n, 0.025, 0.0001)
     core.start_epoch(0, 2)
