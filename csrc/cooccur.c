@@ -458,6 +458,9 @@ int wv_cooccur_count(const wv_cooc_config *cfg, const int32_t *ids, int64_t n_id
     out->spilled_runs = out->merge_passes = 0;
     out->unit = unit_for(cfg->window, cfg->distance_weighting);
     atomic_store(&out->positions_done, 0);
+    /* Asked to stop before starting (Ctrl-C while the caller's thread was
+     * being started): touch nothing, so that nothing is left behind. */
+    if (stop && atomic_load(stop)) return WV_COOC_STOPPED;
     int T = cfg->threads > 0 ? cfg->threads : 1;
     if (n_ids < (int64_t)T * 1024) T = 1;
     /* Budget per thread: half dense table, a quarter record buffer, a

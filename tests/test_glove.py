@@ -93,6 +93,22 @@ def test_spilling_really_happens_and_fan_in_is_bounded(tmp_path):
     np.testing.assert_allclose(values, np.triu(full)[rows, cols] / np.where(rows == cols, 2, 1), rtol=1e-9)
 
 
+def test_a_count_asked_to_stop_before_it_runs_does_nothing(tmp_path):
+    """Ctrl-C can land while the counting thread is being started: the stop
+    request then comes first, and the run must not begin (no spill file, not
+    one position counted)."""
+    from wv_engine import _glove
+
+    ids = np.random.default_rng(0).integers(0, 3000, 2_000_000, dtype=np.int32)
+    job = _glove.CooccurrenceCount(ids, 3000, 10, True, 1, 4 * 16 * 4096, str(tmp_path))
+    job.request_stop()
+    job.run()
+    with pytest.raises(_glove.CooccurrenceStopped):
+        job.check()
+    assert job.positions_done == 0 and job.spilled_runs == 0
+    assert os.listdir(tmp_path) == []
+
+
 def test_memory_limit_too_small_is_a_clear_error(zipf_corpus):
     lines, vocab = zipf_corpus
     with pytest.raises(ValueError, match="too small to make progress"):

@@ -240,6 +240,26 @@ def test_ctrl_c_stops_training_and_leaves_a_usable_model():
             epochs=1, progress=False)
 
 
+def test_ctrl_c_just_after_the_threads_start_still_stops_them():
+    """The interrupt can land right after start_epoch returned, before the
+    wait loop: the epoch runner must still stop and join the workers before
+    the exception leaves it (they would go on writing the matrices)."""
+    from wv_engine.epochs import run_epoch
+
+    m, ids = _long_random_run(2, epochs=1)
+    core = m._make_core()
+    core.set_corpus(ids, len(ids), 0.025, 0.0001)
+
+    def start_then_interrupted():
+        core.start_epoch(0, 2)
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_epoch(core, start_then_interrupted, lambda done: None)
+    assert not core.running
+    assert core.words_done < len(ids)  # stopped part-way, not run to the end
+
+
 def test_waiting_on_an_epoch_wakes_when_the_workers_finish():
     """The epoch runner waits on the workers instead of sleeping in steps:
     wait() reports a running epoch, and returns as soon as the last worker

@@ -74,7 +74,7 @@ def count(corpus: CorpusSource | EncodedCorpus, vocab: Vocabulary, window: int =
 
         return count_cooccurrence(client, corpus, vocab, window, distance_weighting, threads, limit, tmp_dir,
                                   progress)
-    encoded = corpus if isinstance(corpus, EncodedCorpus) else encode(corpus, vocab.words_as_bytes())
+    encoded = corpus if isinstance(corpus, EncodedCorpus) else encode(corpus, vocab.words_as_bytes(), threads=threads)
     if encoded.words == 0:
         raise ValueError("the corpus has no words in the vocabulary")
     directory = tmp_dir or tempfile.gettempdir()
@@ -84,14 +84,17 @@ def count(corpus: CorpusSource | EncodedCorpus, vocab: Vocabulary, window: int =
                                    window, distance_weighting, threads, limit, directory)
     worker = threading.Thread(target=job.run, name="wv-cooccur", daemon=True)
     bar = Progress(len(encoded.ids), "co-occurrences", progress)
-    worker.start()
     try:
+        worker.start()  # inside the try: Ctrl-C may land while it starts the thread
         while worker.is_alive():
             worker.join(0.1)
             bar.update(job.positions_done)
     except BaseException:
-        job.request_stop()
-        worker.join()
+        job.request_stop()  # a run not yet begun sees it first and does nothing
+        try:
+            worker.join()
+        except RuntimeError:  # interrupted before the thread was started
+            pass
         raise
     finally:
         bar.close()

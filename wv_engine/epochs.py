@@ -18,8 +18,8 @@ POLL_SECONDS = 0.05
 def run_epoch(core: Any, start: Callable[[], None], on_progress: Callable[[int], None]) -> Any:
     """Starts the epoch with start(), reports core.words_done to
     on_progress while it runs, and returns core.join_epoch()."""
-    start()
     try:
+        start()  # inside the try: Ctrl-C may land just after the threads started
         while not core.wait(POLL_SECONDS):
             on_progress(core.words_done)
     except BaseException:
