@@ -113,3 +113,46 @@ def test_ctrl_c_while_encoding_to_a_cache_file_leaves_nothing(tmp_path, monkeypa
     with pytest.raises(KeyboardInterrupt):
         encode([s.split() for s in LINES], v.words_as_bytes(), cache_path=str(tmp_path / "ids.bin"))
     assert list(tmp_path.iterdir()) == []
+
+
+def _messy_text(rng, n_lines):
+    """Lines of vocabulary and unknown words with every kind of separator:
+    blank lines, CRLF, tabs, runs of spaces, lines of unknown words only."""
+    seps = [" ", "  ", "\t", " \t "]
+    lines = []
+    for _ in range(n_lines):
+        kind = rng.random()
+        if kind < 0.1:
+            lines.append("")
+        elif kind < 0.2:
+            lines.append(" ".join(f"zz{rng.integers(100)}" for _ in range(rng.integers(1, 4))))
+        else:
+            words = [f"w{rng.integers(30)}" if rng.random() < 0.8 else f"zz{rng.integers(100)}"
+                     for _ in range(rng.integers(1, 15))]
+            lines.append("".join(w + seps[rng.integers(len(seps))] for w in words).rstrip())
+    ends = ["\n", "\r\n", "\n\n", " \n"]
+    head = "\n\n" if rng.random() < 0.5 else ""
+    text = head + "".join(line + ends[rng.integers(len(ends))] for line in lines)
+    return text if rng.random() < 0.5 else text.rstrip("\n")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_encoding_on_several_threads_gives_the_one_pass_ids(tmp_path, monkeypatch, seed):
+    """Byte ranges encoded at once and joined: the same ids, sentence ends
+    included, as one pass, wherever the cuts fall (next to newlines, unknown
+    words, blank lines) and whatever the chunk size."""
+    import wv_engine.corpus as corpus_module
+
+    monkeypatch.setattr(corpus_module, "PARALLEL_MIN_BYTES", 0)
+    rng = np.random.default_rng(seed)
+    path = tmp_path / "messy.txt"
+    path.write_bytes(_messy_text(rng, 400).encode())
+    words = [f"w{i}".encode() for i in range(30)]
+    one = encode(str(path), words, chunk_bytes=1 << 20)
+    assert one.words > 1000 and one.sentences > 100
+    for threads in range(2, 12):
+        for chunk_bytes in (7, 1 << 20):
+            many = encode(str(path), words, chunk_bytes=chunk_bytes, threads=threads)
+            np.testing.assert_array_equal(many.ids, one.ids)
+            assert (many.tokens, many.words, many.oov, many.sentences) == \
+                (one.tokens, one.words, one.oov, one.sentences)

@@ -34,6 +34,7 @@ cdef extern from "vocab.h":
         wv_strtab words
         int64_t oov
         wv_tokenizer tok
+        int last_was_eos
     int wv_counter_init(wv_counter *c, int64_t max_size) nogil
     void wv_counter_free(wv_counter *c) nogil
     int wv_counter_feed(wv_counter *c, const char *buf, size_t n, int final) nogil
@@ -129,16 +130,23 @@ cdef class WordCounter:
 
 cdef class Encoder:
     """Turns text chunks into int32 word ids (-1 marks a sentence end) for a
-    fixed list of words (bytes); id = position in that list."""
+    fixed list of words (bytes); id = position in that list.
+
+    A sentence end is written for a newline after at least one word, once.
+    mid_sentence=True: the text may continue a sentence begun before it (a
+    byte range from inside a file), so a newline before its first word also
+    writes one; the caller drops it where the text before ended a sentence."""
     cdef wv_encoder e
     cdef bint ready
 
-    def __cinit__(self, words):
+    def __cinit__(self, words, bint mid_sentence=False):
         cdef bytes w
         cdef int64_t rc
         if wv_encoder_init(&self.e, max(len(words), 1)) != 0:
             raise MemoryError("cannot allocate the encoder")
         self.ready = True
+        if mid_sentence:
+            self.e.last_was_eos = 0
         for w in words:
             rc = wv_encoder_add(&self.e, w, len(w))
             if rc == -1:

@@ -210,7 +210,7 @@ class Word2Vec:
         words dropped). With cache_path the ids are memory-mapped from disk."""
         if self.vocab is None:
             raise RuntimeError("build the vocabulary first (build_vocab or fit)")
-        return encode(corpus, self.vocab.words_as_bytes(), cache_path)
+        return encode(corpus, self.vocab.words_as_bytes(), cache_path, threads=self.threads)
 
     # ---- training -------------------------------------------------------
     def train(self, corpus: CorpusSource | EncodedCorpus | None = None, *, epochs: int | None = None,
