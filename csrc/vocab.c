@@ -38,24 +38,45 @@ static void prune(wv_counter *c) {
     c->prunes++;
 }
 
-static void count_token(void *ctx, const char *w, int len) {
-    wv_counter *c = ctx;
-    if (c->error) return;
+/* The count of word w, a new zero one if w is new; NULL (and c->error) if
+ * memory ran out. */
+static int64_t *count_of(wv_counter *c, const char *w, int len) {
     int inserted;
     int64_t i = wv_strtab_intern(&c->words, w, len, wv_hash_bytes(w, len), &inserted);
-    if (i < 0) { c->error = 1; return; }
+    if (i < 0) { c->error = 1; return NULL; }
     if (inserted) {
         if (i >= c->counts_cap) {
             int64_t cap = c->words.cap;
             int64_t *p = realloc(c->counts, (size_t)cap * sizeof *p);
-            if (!p) { c->error = 1; return; }
+            if (!p) { c->error = 1; return NULL; }
             c->counts = p;
             c->counts_cap = cap;
         }
         c->counts[i] = 0;
     }
-    c->counts[i]++;
+    return &c->counts[i];
+}
+
+static void count_token(void *ctx, const char *w, int len) {
+    wv_counter *c = ctx;
+    if (c->error) return;
+    int64_t *n = count_of(c, w, len);
+    if (!n) return;
+    (*n)++;
     if (c->max_size > 0 && c->words.n > c->max_size) prune(c);
+}
+
+int wv_counter_merge(wv_counter *into, const wv_counter *from) {
+    if (into->error || from->error || into->max_size > 0 || from->max_size > 0) return -1;
+    for (int64_t i = 0; i < from->words.n; i++) {
+        int64_t *n = count_of(into, wv_strtab_str(&from->words, i), from->words.length[i]);
+        if (!n) return -1;
+        *n += from->counts[i];
+    }
+    into->tok.tokens += from->tok.tokens;
+    into->tok.newlines += from->tok.newlines;
+    into->tok.truncated += from->tok.truncated;
+    return 0;
 }
 
 int wv_counter_feed(wv_counter *c, const char *buf, size_t n, int final) {

@@ -24,6 +24,10 @@ int wv_counter_init(wv_counter *c, int64_t max_size);
 void wv_counter_free(wv_counter *c);
 /* Returns 0, or -1 if memory ran out (the counter must then be freed). */
 int wv_counter_feed(wv_counter *c, const char *buf, size_t n, int final);
+/* Adds from's counts (and token totals) into `into`, for counting parts of
+ * one corpus on several threads. Exact only without pruning, so refused
+ * (-1) when either counter has a max_size; -1 also if memory ran out. */
+int wv_counter_merge(wv_counter *into, const wv_counter *from);
 /* Indices of entries with count >= min_count, sorted by count descending and
  * then by bytes ascending (a deterministic order). *out is malloc'ed.
  * Returns the number of indices, or -1 on allocation failure. */

@@ -156,3 +156,41 @@ def test_encoding_on_several_threads_gives_the_one_pass_ids(tmp_path, monkeypatc
             np.testing.assert_array_equal(many.ids, one.ids)
             assert (many.tokens, many.words, many.oov, many.sentences) == \
                 (one.tokens, one.words, one.oov, one.sentences)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_counting_on_several_threads_gives_the_one_pass_vocabulary(tmp_path, monkeypatch, seed):
+    """Byte ranges counted at once and added up: the same words, counts,
+    order and token totals as one pass."""
+    import wv_engine.corpus as corpus_module
+
+    monkeypatch.setattr(corpus_module, "PARALLEL_MIN_BYTES", 0)
+    rng = np.random.default_rng(seed)
+    path = tmp_path / "messy.txt"
+    path.write_bytes(_messy_text(rng, 600).encode())
+    one = Vocabulary.build(str(path), min_count=1)
+    assert len(one) > 100
+    for threads in (2, 3, 5, 8):
+        many = Vocabulary.build(str(path), min_count=1, threads=threads)
+        assert many.words == one.words
+        np.testing.assert_array_equal(many.counts, one.counts)
+        assert (many.total_tokens, many.distinct_words) == (one.total_tokens, one.distinct_words)
+    # pruning depends on the order words arrive in: counted in one pass, as before
+    pruned_one = Vocabulary.build(str(path), min_count=1, max_vocab_size=60)
+    pruned_many = Vocabulary.build(str(path), min_count=1, max_vocab_size=60, threads=4)
+    assert pruned_many.words == pruned_one.words and pruned_many.distinct_words == pruned_one.distinct_words
+
+
+def test_counters_that_prune_are_not_merged():
+    from wv_engine import _tokenize
+
+    a, b = _tokenize.WordCounter(), _tokenize.WordCounter(10)
+    a.feed(b"x y", final=True)
+    b.feed(b"y z", final=True)
+    with pytest.raises(ValueError, match="cannot be merged exactly"):
+        a.merge(b)
+    c = _tokenize.WordCounter()
+    c.feed(b"y z z", final=True)
+    a.merge(c)
+    words, counts = a.sorted_words(1)
+    assert dict(zip(words, counts.tolist())) == {b"x": 1, b"y": 2, b"z": 2} and a.tokens == 5

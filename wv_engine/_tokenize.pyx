@@ -38,6 +38,7 @@ cdef extern from "vocab.h":
     int wv_counter_init(wv_counter *c, int64_t max_size) nogil
     void wv_counter_free(wv_counter *c) nogil
     int wv_counter_feed(wv_counter *c, const char *buf, size_t n, int final) nogil
+    int wv_counter_merge(wv_counter *into, const wv_counter *other) nogil
     int64_t wv_counter_sorted(const wv_counter *c, int64_t min_count, int64_t **out) nogil
     int wv_encoder_init(wv_encoder *e, int64_t n_words) nogil
     int64_t wv_encoder_add(wv_encoder *e, const char *word, int length) nogil
@@ -56,8 +57,10 @@ cdef class WordCounter:
     held (word2vec.c's ReduceVocab), bounding memory on huge corpora."""
     cdef wv_counter c
     cdef bint ready
+    cdef int64_t max_size
 
     def __cinit__(self, int64_t max_size=0):
+        self.max_size = max_size
         if wv_counter_init(&self.c, max_size) != 0:
             raise MemoryError("cannot allocate the word counter")
         self.ready = True
@@ -77,6 +80,17 @@ cdef class WordCounter:
             raise MemoryError(
                 f"out of memory while counting words ({self.c.words.n:,} distinct so far); "
                 "set max_vocab_size to prune rare words while counting")
+
+    def merge(self, WordCounter other not None):
+        """Adds the counts of `other` (another part of the same corpus, fed
+        to its end) into this one. Only for counters that never prune."""
+        cdef int rc
+        if self.max_size > 0 or other.max_size > 0:
+            raise ValueError("counters that prune (max_size > 0) cannot be merged exactly")
+        with nogil:
+            rc = wv_counter_merge(&self.c, &other.c)
+        if rc:
+            raise MemoryError(f"out of memory while merging word counts ({self.c.words.n:,} distinct)")
 
     def sorted_words(self, int64_t min_count=1):
         """(words as bytes, counts) of words seen >= min_count times, by count

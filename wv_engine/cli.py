@@ -295,7 +295,7 @@ def run_svd(args) -> int:
     progress = False if args.quiet else None
     threads = args.threads or (1 if args.scheduler else default_threads())
     with _cluster(args) as client:
-        vocab = Vocabulary.build(args.input, args.min_count, args.max_vocab_size, client=client)
+        vocab = Vocabulary.build(args.input, args.min_count, args.max_vocab_size, client=client, threads=threads)
         _say(args, f"vocabulary: {len(vocab):,} words; counting co-occurrences (window {args.window})")
         if client is not None and not args.save_cooccurrence:
             from .cluster.svd import svd_vectors_on_cluster

@@ -156,14 +156,20 @@ class EncodedCorpus:
 PARALLEL_MIN_BYTES = 16 << 20
 
 
+def parallel_file(source: CorpusSource) -> bool:
+    """True for an uncompressed file large enough to read on several threads
+    (in byte ranges: wv_engine.shards)."""
+    return (is_path(source) and not is_compressed(source)  # type: ignore[arg-type]
+            and os.path.getsize(source) >= PARALLEL_MIN_BYTES)  # type: ignore[arg-type]
+
+
 def encode(source: CorpusSource, words_as_bytes: list[bytes], cache_path: str | None = None,
            chunk_bytes: int = CHUNK_BYTES, threads: int = 1) -> EncodedCorpus:
     """Encodes the corpus once. With cache_path the ids are written to that
     file and memory-mapped (for corpora larger than RAM); otherwise they stay
     in memory. With threads > 1 an uncompressed file is encoded in that many
     byte ranges at once, to exactly the ids one pass gives."""
-    if (threads > 1 and cache_path is None and is_path(source) and not is_compressed(source)  # type: ignore[arg-type]
-            and os.path.getsize(source) >= PARALLEL_MIN_BYTES):  # type: ignore[arg-type]
+    if threads > 1 and cache_path is None and parallel_file(source):
         return _encode_file_in_parallel(source, words_as_bytes, threads, chunk_bytes)  # type: ignore[arg-type]
     encoder = _tokenize.Encoder(words_as_bytes)
     parts: list[np.ndarray] = []

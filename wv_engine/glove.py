@@ -128,7 +128,8 @@ class GloVe:
         if vocab is None:
             if corpus is None:
                 raise ValueError("build_vocab needs a corpus or a vocabulary")
-            vocab = Vocabulary.build(corpus, self.min_count, self.max_vocab_size, client=client)
+            vocab = Vocabulary.build(corpus, self.min_count, self.max_vocab_size, client=client,
+                                     threads=self.threads)
         V, D = len(vocab), self.dim
         check_fits(f"GloVe parameters for {V:,} words x {D} dimensions", 4 * 2 * V * table_stride(D),
                    "raise min_count or lower dim")

@@ -5,12 +5,13 @@ Huffman codes, a memory estimate)."""
 from __future__ import annotations
 
 import os
+from concurrent.futures import ThreadPoolExecutor
 from typing import Sequence
 
 import numpy as np
 
 from . import _tokenize, _word2vec
-from .corpus import CorpusError, CorpusSource, describe, iter_chunks
+from .corpus import CorpusError, CorpusSource, describe, iter_chunks, parallel_file
 
 
 def _to_bytes(word: str) -> bytes:
@@ -31,6 +32,21 @@ def count_chunks(chunks, max_vocab_size: int | None = None) -> _tokenize.WordCou
         counter.feed(chunk)
     counter.feed(b"", final=True)
     return counter
+
+
+def _count_corpus(corpus: CorpusSource, max_vocab_size: int | None, threads: int) -> _tokenize.WordCounter:
+    """The C counter fed the whole corpus: on `threads` byte ranges at once
+    for a large uncompressed file without pruning, else in one pass."""
+    if threads > 1 and not max_vocab_size and parallel_file(corpus):
+        from .shards import iter_shard, make_shards  # shards imports corpus
+
+        shards = make_shards(corpus, threads)  # type: ignore[arg-type]
+        with ThreadPoolExecutor(max_workers=len(shards)) as pool:
+            counters = list(pool.map(lambda shard: count_chunks(iter_shard(shard)), shards))
+        for other in counters[1:]:
+            counters[0].merge(other)
+        return counters[0]
+    return count_chunks(iter_chunks(corpus), max_vocab_size)
 
 
 def _check_limits(min_count, max_vocab_size, max_final_vocab) -> None:
@@ -70,7 +86,7 @@ class Vocabulary:
 
     @classmethod
     def build(cls, corpus: CorpusSource, min_count: int = 5, max_vocab_size: int | None = None,
-              max_final_vocab: int | None = None, *, client=None) -> "Vocabulary":
+              max_final_vocab: int | None = None, *, client=None, threads: int = 1) -> "Vocabulary":
         """Counts a corpus (path or re-iterable of token lists) in C; with a
         dask.distributed `client`, the workers count shards of the file(s)
         (a path or a list of paths) and the counts merge in a tree.
@@ -78,14 +94,17 @@ class Vocabulary:
         min_count drops rarer words; max_vocab_size prunes rare words while
         counting whenever more distinct words are held (bounded memory, counts
         of rare words become approximate, as in word2vec.c); max_final_vocab
-        raises min_count just enough to keep at most that many words."""
+        raises min_count just enough to keep at most that many words.
+        threads > 1 counts byte ranges of a large uncompressed file at once
+        and adds the counts up (exact; not with max_vocab_size, whose pruning
+        depends on the order words come in)."""
         _check_limits(min_count, max_vocab_size, max_final_vocab)
         if client is not None:
             from .cluster.vocab import count_words
 
             raw_words, counts, tokens, distinct = count_words(client, corpus, max_vocab_size)
         else:
-            counter = count_chunks(iter_chunks(corpus), max_vocab_size)
+            counter = _count_corpus(corpus, max_vocab_size, threads)
             if counter.tokens == 0:
                 raise CorpusError(f"the corpus has no words: {describe(corpus)}")
             raw_words, counts = counter.sorted_words(1)

@@ -165,7 +165,7 @@ class Word2Vec:
             if corpus is None:
                 raise ValueError("build_vocab needs a corpus or a vocabulary")
             vocab = Vocabulary.build(corpus, self.min_count, self.max_vocab_size, self.max_final_vocab,
-                                     client=client)
+                                     client=client, threads=self.threads)
         if self.loss == "softmax" and len(vocab) > SOFTMAX_MAX_VOCAB:
             raise ValueError(
                 f"loss='softmax' is the exact O(vocabulary) reference, meant for small vocabularies; "
