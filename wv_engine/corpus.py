@@ -154,6 +154,7 @@ class EncodedCorpus:
 # Below this size a plain file is encoded on one thread: starting more costs
 # more than it saves.
 PARALLEL_MIN_BYTES = 16 << 20
+PARALLEL_CHUNK_BYTES = 1 << 20
 
 
 def parallel_file(source: CorpusSource) -> bool:
@@ -228,6 +229,9 @@ def _encode_file_in_parallel(path: str | os.PathLike, words_as_bytes: list[bytes
     from .shards import iter_shard, make_shards  # shards imports this module
 
     shards = make_shards(path, threads)
+    # Smaller reads than one pass makes: each call's output buffer (4 bytes per
+    # input byte) is freed into the thread's own malloc arena, which keeps it.
+    chunk_bytes = min(chunk_bytes, PARALLEL_CHUNK_BYTES)
 
     def one(index: int):
         encoder = _tokenize.Encoder(words_as_bytes, mid_sentence=index > 0)
