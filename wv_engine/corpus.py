@@ -11,7 +11,6 @@ import gzip
 import lzma
 import os
 import tempfile
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import IO, Iterable, Iterator, Sequence, Union
 
@@ -226,20 +225,18 @@ def _encode_file_in_parallel(path: str | os.PathLike, words_as_bytes: list[bytes
     runs without the GIL) and joins them as one pass would have: a range
     that may continue a sentence writes a sentence end for a newline before
     its first word, which is dropped where the text before ended one."""
-    from .shards import iter_shard, make_shards  # shards imports this module
+    from .shards import iter_shard, map_in_threads  # shards imports this module
 
-    shards = make_shards(path, threads)
     # Smaller reads than one pass makes: each call's output buffer (4 bytes per
     # input byte) is freed into the thread's own malloc arena, which keeps it.
     chunk_bytes = min(chunk_bytes, PARALLEL_CHUNK_BYTES)
 
-    def one(index: int):
+    def one(index: int, shard):
         encoder = _tokenize.Encoder(words_as_bytes, mid_sentence=index > 0)
-        ids = encode_chunks(encoder, iter_shard(shards[index], chunk_bytes))
+        ids = encode_chunks(encoder, iter_shard(shard, chunk_bytes))
         return ids, int(encoder.tokens), int(encoder.oov)
 
-    with ThreadPoolExecutor(max_workers=len(shards)) as pool:
-        results = list(pool.map(one, range(len(shards))))
+    results = map_in_threads(path, threads, one)
     pieces, ended = [], True  # ended: the ids so far end a sentence (or there are none)
     for ids, _, _ in results:
         if len(ids) and ids[0] == -1 and ended:

@@ -6,13 +6,15 @@ file with several threads (corpus.encode) and by the cluster layer."""
 from __future__ import annotations
 
 import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence, TypeVar
 
 from .corpus import CHUNK_BYTES, CorpusError, is_compressed, open_binary
 
 WHITESPACE = b" \t\n\r\v\f"  # the C tokenizer's separators (csrc/tokenize.c)
 _SCAN = 1 << 16
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -96,3 +98,11 @@ def iter_shard(shard: Shard, chunk_bytes: int = CHUNK_BYTES) -> Iterator[bytes]:
                                   f"(changed while training?)")
             left -= len(chunk)
             yield chunk
+
+
+def map_in_threads(path: str | os.PathLike, parts: int, fn: Callable[[int, Shard], T]) -> list[T]:
+    """fn(index, shard) for each of about `parts` byte ranges of a file, one
+    thread each (for work done in C without the GIL), results in file order."""
+    shards = make_shards(path, parts)
+    with ThreadPoolExecutor(max_workers=len(shards)) as pool:
+        return list(pool.map(fn, range(len(shards)), shards))

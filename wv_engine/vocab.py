@@ -5,7 +5,6 @@ Huffman codes, a memory estimate)."""
 from __future__ import annotations
 
 import os
-from concurrent.futures import ThreadPoolExecutor
 from typing import Sequence
 
 import numpy as np
@@ -38,11 +37,10 @@ def _count_corpus(corpus: CorpusSource, max_vocab_size: int | None, threads: int
     """The C counter fed the whole corpus: on `threads` byte ranges at once
     for a large uncompressed file without pruning, else in one pass."""
     if threads > 1 and not max_vocab_size and parallel_file(corpus):
-        from .shards import iter_shard, make_shards  # shards imports corpus
+        from .shards import iter_shard, map_in_threads  # shards imports corpus
 
-        shards = make_shards(corpus, threads)  # type: ignore[arg-type]
-        with ThreadPoolExecutor(max_workers=len(shards)) as pool:
-            counters = list(pool.map(lambda shard: count_chunks(iter_shard(shard)), shards))
+        counters = map_in_threads(corpus, threads,  # type: ignore[arg-type]
+                                  lambda _, shard: count_chunks(iter_shard(shard)))
         for other in counters[1:]:
             counters[0].merge(other)
         return counters[0]
