@@ -11,7 +11,6 @@
 /* Records are in random order: the rows of the record this many ahead are
  * requested while the current one is computed (the loop waits on memory). */
 #define PREFETCH_AHEAD 16
-#define CACHE_LINE 64
 
 struct wv_glove_worker {
     wv_glove_model *m;
@@ -36,19 +35,13 @@ WV_HOT float clip(float g) {
 
 WV_HOT float finite_or_zero(float x) { return isfinite(x) ? x : 0.0f; }
 
-WV_HOT void prefetch_span(const float *p, size_t floats) {
-    const char *a = (const char *)p, *end = (const char *)(p + floats);
-    for (; a < end; a += CACHE_LINE) __builtin_prefetch(a, 1, 3);
-    __builtin_prefetch(end - 1, 1, 3);
-}
-
 WV_HOT void prefetch_record(const wv_glove_model *m, const wv_glove_record *r) {
     const size_t dim = (size_t)m->dim, i = (size_t)r->row * (size_t)m->row_stride,
                  j = (size_t)r->col * (size_t)m->row_stride;
-    prefetch_span(m->word + i, dim);
-    prefetch_span(m->context + j, dim);
-    prefetch_span(m->word_gradsq + i, dim);
-    prefetch_span(m->context_gradsq + j, dim);
+    wv_prefetch_span(m->word + i, dim);
+    wv_prefetch_span(m->context + j, dim);
+    wv_prefetch_span(m->word_gradsq + i, dim);
+    wv_prefetch_span(m->context_gradsq + j, dim);
     const size_t bi = (size_t)r->row * (size_t)m->bias_stride, bj = (size_t)r->col * (size_t)m->bias_stride;
     __builtin_prefetch(m->word_bias + bi, 1, 3);
     __builtin_prefetch(m->context_bias + bj, 1, 3);

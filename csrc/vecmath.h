@@ -27,6 +27,15 @@
 #define WV_HOT static inline
 #endif
 
+/* Asks for every cache line of a row, for writing, ahead of its use: the
+ * trainers wait on random rows, not arithmetic. Forced inline: a callee
+ * whose only effect is a prefetch is deleted by GCC when kept out of line. */
+WV_HOT void wv_prefetch_span(const float *p, size_t floats) {
+    const char *a = (const char *)p, *end = (const char *)(p + floats);
+    for (; a < end; a += 64) __builtin_prefetch(a, 1, 3);
+    __builtin_prefetch(end - 1, 1, 3);
+}
+
 static inline float wv_dot(const float *restrict a, const float *restrict b, int n) {
     float s = 0.0f;
 #pragma omp simd reduction(+:s)

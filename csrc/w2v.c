@@ -46,6 +46,7 @@ struct wv_w2v_worker {
     float *neu1, *neu1e;       /* dim */
     float *scratch;            /* softmax scores: vocab_size */
     int32_t *negatives;        /* negative */
+    int32_t *next_negatives;   /* shared negatives: the next centre word's, drawn ahead */
     float *window_delta;       /* shared negatives: (2 * window + negative + 1) x dim */
     out_rows rows;             /* output rows, hot ones private */
     float *hot_snapshot;       /* the hot rows as last merged */
@@ -238,6 +239,38 @@ double wv_w2v_window_step(wv_w2v_model *m, const int32_t *ctx, int m_ctx, int32_
     return sg_ns_window(&w, ctx, m_ctx, target, alpha);
 }
 
+/* Look-ahead for centre word i (the next one), issued while the current
+ * one is computed: the rows are random, and the loop waits on them longer
+ * than on its arithmetic (more so with many threads). Where negatives are
+ * drawn once per centre word (CBOW, shared negatives) they are drawn here,
+ * one word early, into next_negatives. Prefetched: the word's output row or
+ * its Huffman path, its negatives' rows, and the input row of the word that
+ * enters the window. */
+WV_HOT void prefetch_next_word(wv_w2v_worker *w, wv_rng *rng, const int32_t *sen, int i, int len,
+                               int draw_ahead) {
+    wv_w2v_model *m = w->m;
+    const int dim = m->cfg.dim;
+    const int32_t word = sen[i];
+    if (m->cfg.loss == WV_LOSS_NS) {
+        wv_prefetch_span(out_row(&w->rows, word, dim), (size_t)dim);
+        if (draw_ahead) {
+            draw_negatives(m, rng, w->next_negatives);
+            for (int d = 0; d < m->cfg.negative; d++)
+                wv_prefetch_span(out_row(&w->rows, w->next_negatives[d], dim), (size_t)dim);
+        }
+    } else if (m->cfg.loss == WV_LOSS_HS) {
+        const int32_t *point = m->points + (size_t)word * WV_MAX_CODE_LENGTH;
+        for (int d = 0; d < m->code_length[word]; d++) wv_prefetch_span(out_row(&w->rows, point[d], dim), (size_t)dim);
+    }
+    if (i + m->cfg.window < len) wv_prefetch_span(m->input + (size_t)sen[i + m->cfg.window] * dim, (size_t)dim);
+}
+
+WV_HOT void swap_negatives(wv_w2v_worker *w) {
+    int32_t *t = w->negatives;
+    w->negatives = w->next_negatives;
+    w->next_negatives = t;
+}
+
 /* Trains one sentence. Loss and example counts go to the caller's locals,
  * not to the worker struct: workers sit side by side in one array, and
  * per-pair writes there would bounce a shared cache line between cores. */
@@ -248,18 +281,24 @@ WV_HOT void train_sentence(wv_w2v_worker *w, wv_rng *rng, int len, float alpha,
     const int n_neg = m->cfg.loss == WV_LOSS_NS ? m->cfg.negative : 0;
     const int32_t *sen = w->sentence;
     float *neu1 = w->neu1, *neu1e = w->neu1e;
+    /* one negative set per centre word: CBOW, or skip-gram with shared negatives */
+    const int draw_ahead = n_neg && (m->cfg.arch == WV_CBOW || m->cfg.shared_negatives);
     for (int i = 0; i < len; i++) {
         int32_t word = sen[i];
         int radius = m->cfg.shrink_windows ? window - (int)wv_rng_below(rng, (uint32_t)window) : window;
         int lo = i - radius < 0 ? 0 : i - radius;
         int hi = i + radius >= len ? len - 1 : i + radius;
+        if (draw_ahead) { /* this word's negatives were drawn at word i - 1 */
+            if (i == 0) draw_negatives(m, rng, w->negatives);
+            else swap_negatives(w);
+        }
+        if (i + 1 < len) prefetch_next_word(w, rng, sen, i + 1, len, draw_ahead);
         if (m->cfg.arch == WV_SKIPGRAM && m->cfg.shared_negatives && n_neg) {
             int32_t ctx[2 * 64];
             int m_ctx = 0;
             for (int c = lo; c <= hi; c++)
                 if (c != i) ctx[m_ctx++] = sen[c];
             if (!m_ctx) continue;
-            draw_negatives(m, rng, w->negatives);
             *loss += sg_ns_window(w, ctx, m_ctx, word, alpha);
             *examples += m_ctx;
         } else if (m->cfg.arch == WV_SKIPGRAM) {
@@ -284,7 +323,6 @@ WV_HOT void train_sentence(wv_w2v_worker *w, wv_rng *rng, int len, float alpha,
             }
             if (!cw) continue;
             if (m->cfg.cbow_mean) wv_scale(1.0f / (float)cw, neu1, dim);
-            if (n_neg) draw_negatives(m, rng, w->negatives);
             wv_zero(neu1e, dim);
             *loss += predict(m, &w->rows, neu1, word, w->negatives, n_neg, neu1e, alpha, w->scratch);
             (*examples)++;
@@ -385,7 +423,7 @@ static void free_workers(wv_w2v_model *m) {
     for (int t = 0; t < m->n_threads; t++) {
         wv_w2v_worker *w = &m->workers[t];
         free(w->sentence); free(w->neu1); free(w->neu1e); free(w->scratch); free(w->negatives);
-        free(w->rows.local); free(w->hot_snapshot); free(w->window_delta);
+        free(w->next_negatives); free(w->rows.local); free(w->hot_snapshot); free(w->window_delta);
     }
     free(m->workers);
     m->workers = NULL;
@@ -409,13 +447,16 @@ int wv_w2v_start_epoch(wv_w2v_model *m, int epoch, int n_threads) {
         w->sentence = wv_alloc_lines((size_t)m->cfg.max_sentence_length * sizeof *w->sentence);
         w->neu1 = wv_alloc_lines(dim * sizeof(float));
         w->neu1e = wv_alloc_lines(dim * sizeof(float));
-        w->negatives = wv_alloc_lines((size_t)(m->cfg.negative > 0 ? m->cfg.negative : 1) * sizeof(int32_t));
+        const size_t neg_bytes = (size_t)(m->cfg.negative > 0 ? m->cfg.negative : 1) * sizeof(int32_t);
+        w->negatives = wv_alloc_lines(neg_bytes);
+        w->next_negatives = wv_alloc_lines(neg_bytes);
         w->scratch = wv_alloc_lines(m->cfg.loss == WV_LOSS_SOFTMAX ? (size_t)m->vocab_size * sizeof(float)
                                                                    : sizeof(float));
         w->window_delta = m->cfg.shared_negatives
             ? wv_alloc_lines((size_t)(2 * m->cfg.window + m->cfg.negative + 1) * dim * sizeof(float))
             : wv_alloc_lines(sizeof(float));
-        if (!w->sentence || !w->neu1 || !w->neu1e || !w->negatives || !w->scratch || !w->window_delta) {
+        if (!w->sentence || !w->neu1 || !w->neu1e || !w->negatives || !w->next_negatives || !w->scratch ||
+            !w->window_delta) {
             free_workers(m);
             return WV_ERR_NOMEM;
         }

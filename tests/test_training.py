@@ -200,6 +200,25 @@ def test_what_is_drawn_does_not_depend_on_the_thread_count():
     assert examples[0][0] != examples[0][1]  # the epochs draw differently
 
 
+@pytest.mark.parametrize("arch,shared", [("skipgram", True), ("skipgram", False), ("cbow", False)])
+def test_every_centre_word_gets_fresh_negatives(arch, shared):
+    """Negatives are drawn one centre word ahead (so that their rows can be
+    prefetched). One sentence of 2,000 ids over 10 words, a vocabulary of 500
+    equally frequent words: fresh draws for each centre word touch every
+    output row (10,000 uniform draws leave a row out with odds e^-20); a set
+    left over from an earlier word or sentence would touch a handful."""
+    vocab_size = 500
+    vocab = Vocabulary([f"w{i}" for i in range(vocab_size)], np.full(vocab_size, 10))
+    ids = np.append(np.random.default_rng(6).integers(0, 10, 2000), -1).astype(np.int32)
+    corpus = EncodedCorpus(ids=ids, tokens=2000, words=2000, oov=0, sentences=1)
+    m = Word2Vec(arch=arch, dim=8, min_count=1, sample=0, window=2, negative=5, epochs=1, threads=1,
+                 shared_negatives=shared, max_sentence_length=2000)
+    m.build_vocab(vocab=vocab)
+    m.train(corpus, progress=False)
+    touched = int(np.any(m.output_vectors != 0, axis=1).sum())
+    assert touched == vocab_size
+
+
 def test_continued_training_on_another_corpus(topics_corpus, topic_accuracy):
     topics, corpus = topics_corpus
     m = Word2Vec(dim=16, min_count=1, epochs=1, threads=2).fit(corpus[:200], progress=False)
