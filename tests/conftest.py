@@ -1,5 +1,7 @@
 """Shared fixtures: small generated corpora (the suite needs no outside data)."""
 
+import signal
+
 import numpy as np
 import pytest
 
@@ -14,6 +16,16 @@ def planted_topics_corpus(n_topics=6, words_per_topic=8, sentences=3000, length=
         t = rng.integers(n_topics)
         corpus.append([topics[t][i] for i in rng.integers(words_per_topic, size=length)])
     return topics, corpus
+
+
+@pytest.fixture
+def sigint_raises():
+    """Ctrl-C as an interactive user's process gets it. A job that a shell
+    starts in the background begins with SIGINT ignored, and then
+    _thread.interrupt_main() does nothing and the Ctrl-C tests cannot run."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
 
 
 @pytest.fixture

@@ -247,7 +247,7 @@ def test_checkpoint_resume_equals_training_straight_through(topics, tmp_path):
         np.testing.assert_array_equal(straight.params[k], resumed.params[k], err_msg=k)
 
 
-def test_ctrl_c_leaves_a_usable_model():
+def test_ctrl_c_leaves_a_usable_model(sigint_raises):
     V = 400
     X = sp.random(V, V, density=0.9, random_state=1, format="csr", dtype=np.float32)
     X.data += 0.5
@@ -347,7 +347,7 @@ def test_cli_glove_and_svd(tmp_path, topics, text_file):
         main(["glove", path, "-o", str(out), "--memory-limit", "lots", "--quiet"])
 
 
-def test_ctrl_c_during_counting_leaves_no_temporary_files(tmp_path):
+def test_ctrl_c_during_counting_leaves_no_temporary_files(tmp_path, sigint_raises):
     from wv_engine import EncodedCorpus
 
     rng = np.random.default_rng(0)

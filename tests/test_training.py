@@ -243,7 +243,7 @@ def _long_random_run(seed, epochs):
     return m, ids
 
 
-def test_ctrl_c_stops_training_and_leaves_a_usable_model():
+def test_ctrl_c_stops_training_and_leaves_a_usable_model(sigint_raises):
     m, ids = _long_random_run(0, epochs=50)
     n = len(ids)
     timer = threading.Timer(0.5, _thread.interrupt_main)
