@@ -172,37 +172,23 @@ def encode(source: CorpusSource, words_as_bytes: list[bytes], cache_path: str | 
     if threads > 1 and cache_path is None and parallel_file(source):
         return _encode_file_in_parallel(source, words_as_bytes, threads, chunk_bytes)  # type: ignore[arg-type]
     encoder = _tokenize.Encoder(words_as_bytes)
-    parts: list[np.ndarray] = []
-    n_ids = 0
-    sink = None
-    if cache_path is not None:
-        directory = os.path.dirname(os.path.abspath(cache_path))
-        fd, tmp = tempfile.mkstemp(prefix=".ids-", dir=directory)
-        sink = os.fdopen(fd, "wb")
+    pieces = iter_encoded(encoder, iter_chunks(source, chunk_bytes))
+    if cache_path is None:
+        return _encoded(collect_ids(pieces), int(encoder.tokens), int(encoder.oov))
+    directory = os.path.dirname(os.path.abspath(cache_path))
+    fd, tmp = tempfile.mkstemp(prefix=".ids-", dir=directory)
     try:
-        for chunk in iter_chunks(source, chunk_bytes):
-            ids = encoder.encode(chunk)
-            n_ids += len(ids)
-            if sink is not None:
+        n_ids = 0
+        with os.fdopen(fd, "wb") as sink:
+            for ids in pieces:
                 sink.write(ids.tobytes())
-            else:
-                parts.append(ids)
-        tail = encoder.encode(b"", final=True)
-        n_ids += len(tail)
-        if sink is not None:
-            sink.write(tail.tobytes())
-            sink.close()
-            os.replace(tmp, cache_path)
-            ids_all = np.memmap(cache_path, dtype=np.int32, mode="r") if n_ids else np.zeros(0, np.int32)
-        else:
-            parts.append(tail)
-            ids_all = np.concatenate(parts) if parts else np.zeros(0, np.int32)
+                n_ids += len(ids)
+        os.replace(tmp, cache_path)
     except BaseException:
-        if sink is not None:
-            sink.close()
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+        if os.path.exists(tmp):
+            os.unlink(tmp)
         raise
+    ids_all = np.memmap(cache_path, dtype=np.int32, mode="r") if n_ids else np.zeros(0, np.int32)
     return _encoded(ids_all, int(encoder.tokens), int(encoder.oov))
 
 
@@ -212,11 +198,34 @@ def _encoded(ids: np.ndarray, tokens: int, oov: int) -> EncodedCorpus:
     return EncodedCorpus(ids=ids, tokens=tokens, words=int(len(ids) - n_eos), oov=oov, sentences=sentences)
 
 
+def iter_encoded(encoder: _tokenize.Encoder, chunks: Iterable[bytes]) -> Iterator[np.ndarray]:
+    """The ids of each byte chunk, then those the end of the input releases
+    (final=True)."""
+    for chunk in chunks:
+        yield encoder.encode(chunk)
+    yield encoder.encode(b"", final=True)
+
+
 def encode_chunks(encoder: _tokenize.Encoder, chunks: Iterable[bytes]) -> np.ndarray:
-    """The ids of byte chunks, ended as the input ends (final=True)."""
-    parts = [encoder.encode(c) for c in chunks]
-    parts.append(encoder.encode(b"", final=True))
-    return np.concatenate(parts)
+    """The ids of byte chunks, ended as the input ends."""
+    return collect_ids(iter_encoded(encoder, chunks))
+
+
+def collect_ids(pieces: Iterable[np.ndarray]) -> np.ndarray:
+    """Joins id arrays into one int32 array that grows in place: resize
+    reallocates, and a large block is remapped rather than copied. The peak is
+    the ids once plus the piece in hand, where np.concatenate of a list of
+    pieces holds them twice."""
+    out = np.empty(0, np.int32)
+    n = 0
+    for piece in pieces:
+        end = n + len(piece)
+        if end > len(out):
+            out.resize(max(2 * len(out), end, 1 << 16), refcheck=False)  # out has no views yet
+        out[n:end] = piece
+        n = end
+    out.resize(n, refcheck=False)
+    return out
 
 
 def _encode_file_in_parallel(path: str | os.PathLike, words_as_bytes: list[bytes], threads: int,
@@ -237,12 +246,18 @@ def _encode_file_in_parallel(path: str | os.PathLike, words_as_bytes: list[bytes
         return ids, int(encoder.tokens), int(encoder.oov)
 
     results = map_in_threads(path, threads, one)
-    pieces, ended = [], True  # ended: the ids so far end a sentence (or there are none)
-    for ids, _, _ in results:
-        if len(ids) and ids[0] == -1 and ended:
-            ids = ids[1:]
-        if len(ids):
-            pieces.append(ids)
-            ended = bool(ids[-1] == -1)
-    ids_all = np.concatenate(pieces) if pieces else np.zeros(0, np.int32)
-    return _encoded(ids_all, sum(r[1] for r in results), sum(r[2] for r in results))
+    tokens, oov = sum(r[1] for r in results), sum(r[2] for r in results)
+    shard_ids = [r[0] for r in results]
+    del results
+
+    def joined() -> Iterator[np.ndarray]:
+        ended = True  # the ids so far end a sentence (or there are none)
+        while shard_ids:
+            ids = shard_ids.pop(0)  # dropped once copied: the peak stays near one copy
+            if len(ids) and ids[0] == -1 and ended:
+                ids = ids[1:]
+            if len(ids):
+                ended = bool(ids[-1] == -1)
+                yield ids
+
+    return _encoded(collect_ids(joined()), tokens, oov)
