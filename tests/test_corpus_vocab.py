@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from wv_engine import Vocabulary, Word2Vec
-from wv_engine.corpus import encode, iter_chunks
+from wv_engine.corpus import collect_ids, encode, iter_chunks
 
 LINES = ["the cat sat on the mat", "the dog ate the cat", "a b c d e f the"]
 
@@ -194,3 +194,15 @@ def test_counters_that_prune_are_not_merged():
     a.merge(c)
     words, counts = a.sorted_words(1)
     assert dict(zip(words, counts.tolist())) == {b"x": 1, b"y": 2, b"z": 2} and a.tokens == 5
+
+
+def test_collect_ids_equals_concatenation_across_growth():
+    """The growing buffer against np.concatenate: pieces of 0 to 90,000 ids
+    (the buffer starts at 65,536 and doubles), read once from a generator."""
+    rng = np.random.default_rng(9)
+    pieces = [rng.integers(-1, 1000, int(n)).astype(np.int32) for n in rng.integers(0, 90_000, 40)]
+    pieces[3] = pieces[3][:0]
+    out = collect_ids(p for p in pieces)
+    assert out.dtype == np.int32 and out.flags.owndata
+    np.testing.assert_array_equal(out, np.concatenate(pieces))
+    assert len(collect_ids(iter([]))) == 0
