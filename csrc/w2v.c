@@ -51,7 +51,7 @@ struct wv_w2v_worker {
     float *neu1, *neu1e;       /* dim */
     float *scratch;            /* softmax scores: vocab_size */
     int32_t *negatives;        /* negative */
-    int32_t *next_negatives;   /* shared negatives: the next centre word's, drawn ahead */
+    int32_t *next_negatives;   /* CBOW, shared negatives: the next centre word's set, drawn ahead */
     float *window_delta;       /* shared negatives: (2 * window + negative + 1) x dim */
     out_rows rows;             /* output rows, hot ones private */
     float *hot_snapshot;       /* the hot rows as last merged */
