@@ -51,7 +51,7 @@ struct wv_w2v_worker {
     float *neu1, *neu1e;       /* dim */
     float *scratch;            /* softmax scores: vocab_size */
     int32_t *negatives;        /* negative */
-    int32_t *next_negatives;   /* CBOW, shared negatives: the next centre word's set, drawn ahead */
+    int32_t *next_negatives;   /* the next negative set, drawn ahead: the next word's or pair's */
     float *window_delta;       /* shared negatives: (2 * window + negative + 1) x dim */
     out_rows rows;             /* output rows, hot ones private */
     float *hot_snapshot;       /* the hot rows as last merged */
@@ -251,6 +251,14 @@ double wv_w2v_window_step(wv_w2v_model *m, const int32_t *ctx, int m_ctx, int32_
  * one word early, into next_negatives. Prefetched: the word's output row or
  * its Huffman path, its negatives' rows, and the input row of the word that
  * enters the window. */
+/* Draws the next negative set into next_negatives and prefetches its rows. */
+WV_HOT void draw_next_negatives(wv_w2v_worker *w, wv_rng *rng) {
+    wv_w2v_model *m = w->m;
+    draw_negatives(m, rng, w->next_negatives);
+    for (int d = 0; d < m->cfg.negative; d++)
+        wv_prefetch_span(out_row(&w->rows, w->next_negatives[d], m->cfg.dim), (size_t)m->cfg.dim);
+}
+
 WV_HOT void prefetch_next_word(wv_w2v_worker *w, wv_rng *rng, const int32_t *sen, int i, int len,
                                int draw_ahead) {
     wv_w2v_model *m = w->m;
@@ -258,11 +266,7 @@ WV_HOT void prefetch_next_word(wv_w2v_worker *w, wv_rng *rng, const int32_t *sen
     const int32_t word = sen[i];
     if (m->cfg.loss == WV_LOSS_NS) {
         wv_prefetch_span(out_row(&w->rows, word, dim), (size_t)dim);
-        if (draw_ahead) {
-            draw_negatives(m, rng, w->next_negatives);
-            for (int d = 0; d < m->cfg.negative; d++)
-                wv_prefetch_span(out_row(&w->rows, w->next_negatives[d], dim), (size_t)dim);
-        }
+        if (draw_ahead) draw_next_negatives(w, rng);
     } else if (m->cfg.loss == WV_LOSS_HS) {
         const int32_t *point = m->points + (size_t)word * WV_MAX_CODE_LENGTH;
         for (int d = 0; d < m->code_length[word]; d++) wv_prefetch_span(out_row(&w->rows, point[d], dim), (size_t)dim);
@@ -286,8 +290,10 @@ WV_HOT void train_sentence(wv_w2v_worker *w, wv_rng *rng, int len, float alpha,
     const int n_neg = m->cfg.loss == WV_LOSS_NS ? m->cfg.negative : 0;
     const int32_t *sen = w->sentence;
     float *neu1 = w->neu1, *neu1e = w->neu1e;
-    /* one negative set per centre word: CBOW, or skip-gram with shared negatives */
+    /* one negative set per centre word: CBOW, or skip-gram with shared negatives;
+     * otherwise (word2vec.c's skip-gram) one per pair, drawn a pair ahead */
     const int draw_ahead = n_neg && (m->cfg.arch == WV_CBOW || m->cfg.shared_negatives);
+    const int pair_ahead = n_neg && !draw_ahead;
     for (int i = 0; i < len; i++) {
         int32_t word = sen[i];
         int radius = m->cfg.shrink_windows ? window - (int)wv_rng_below(rng, (uint32_t)window) : window;
@@ -296,6 +302,8 @@ WV_HOT void train_sentence(wv_w2v_worker *w, wv_rng *rng, int len, float alpha,
         if (draw_ahead) { /* this word's negatives were drawn at word i - 1 */
             if (i == 0) draw_negatives(m, rng, w->negatives);
             else swap_negatives(w);
+        } else if (pair_ahead && i == 0) {
+            draw_negatives(m, rng, w->negatives); /* the first pair's */
         }
         if (i + 1 < len) prefetch_next_word(w, rng, sen, i + 1, len, draw_ahead);
         if (m->cfg.arch == WV_SKIPGRAM && m->cfg.shared_negatives && n_neg) {
@@ -312,11 +320,12 @@ WV_HOT void train_sentence(wv_w2v_worker *w, wv_rng *rng, int len, float alpha,
             for (int c = lo; c <= hi; c++) {
                 if (c == i) continue;
                 float *in = m->input + (size_t)sen[c] * dim;
-                if (n_neg) draw_negatives(m, rng, w->negatives);
+                if (pair_ahead) draw_next_negatives(w, rng); /* the next pair's */
                 wv_zero(neu1e, dim);
                 *loss += predict(m, &w->rows, in, word, w->negatives, n_neg, neu1e, alpha, w->scratch);
                 (*examples)++;
                 wv_axpy(1.0f, neu1e, in, dim);
+                if (pair_ahead) swap_negatives(w);
             }
         } else {
             int cw = 0;

@@ -202,7 +202,7 @@ def test_what_is_drawn_does_not_depend_on_the_thread_count():
 
 @pytest.mark.parametrize("arch,shared", [("skipgram", True), ("skipgram", False), ("cbow", False)])
 def test_every_centre_word_gets_fresh_negatives(arch, shared):
-    """Negatives are drawn one centre word ahead (so that their rows can be
+    """Negatives are drawn a centre word or a pair ahead (so that their rows can be
     prefetched). One sentence of 2,000 ids over 10 words, a vocabulary of 500
     equally frequent words: fresh draws for each centre word touch every
     output row (10,000 uniform draws leave a row out with odds e^-20); a set
