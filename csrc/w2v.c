@@ -244,13 +244,6 @@ double wv_w2v_window_step(wv_w2v_model *m, const int32_t *ctx, int m_ctx, int32_
     return sg_ns_window(&w, ctx, m_ctx, target, alpha);
 }
 
-/* Look-ahead for centre word i (the next one), issued while the current
- * one is computed: the rows are random, and the loop waits on them longer
- * than on its arithmetic (more so with many threads). Where negatives are
- * drawn once per centre word (CBOW, shared negatives) they are drawn here,
- * one word early, into next_negatives. Prefetched: the word's output row or
- * its Huffman path, its negatives' rows, and the input row of the word that
- * enters the window. */
 /* Draws the next negative set into next_negatives and prefetches its rows. */
 WV_HOT void draw_next_negatives(wv_w2v_worker *w, wv_rng *rng) {
     wv_w2v_model *m = w->m;
@@ -259,6 +252,13 @@ WV_HOT void draw_next_negatives(wv_w2v_worker *w, wv_rng *rng) {
         wv_prefetch_span(out_row(&w->rows, w->next_negatives[d], m->cfg.dim), (size_t)m->cfg.dim);
 }
 
+/* Look-ahead for centre word i (the next one), issued while the current
+ * one is computed: the rows are random, and the loop waits on them longer
+ * than on its arithmetic (more so with many threads). Where negatives are
+ * drawn once per centre word (CBOW, shared negatives) they are drawn here,
+ * one word early, into next_negatives. Prefetched: the word's output row or
+ * its Huffman path, its negatives' rows, and the input row of the word that
+ * enters the window. */
 WV_HOT void prefetch_next_word(wv_w2v_worker *w, wv_rng *rng, const int32_t *sen, int i, int len,
                                int draw_ahead) {
     wv_w2v_model *m = w->m;

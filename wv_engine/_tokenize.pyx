@@ -27,6 +27,7 @@ cdef extern from "vocab.h":
     ctypedef struct wv_counter:
         wv_strtab words
         int64_t *counts
+        int64_t max_size
         int64_t min_reduce
         int64_t prunes
         wv_tokenizer tok
@@ -57,10 +58,8 @@ cdef class WordCounter:
     held (word2vec.c's ReduceVocab), bounding memory on huge corpora."""
     cdef wv_counter c
     cdef bint ready
-    cdef int64_t max_size
 
     def __cinit__(self, int64_t max_size=0):
-        self.max_size = max_size
         if wv_counter_init(&self.c, max_size) != 0:
             raise MemoryError("cannot allocate the word counter")
         self.ready = True
@@ -85,7 +84,7 @@ cdef class WordCounter:
         """Adds the counts of `other` (another part of the same corpus, fed
         to its end) into this one. Only for counters that never prune."""
         cdef int rc
-        if self.max_size > 0 or other.max_size > 0:
+        if self.c.max_size > 0 or other.c.max_size > 0:
             raise ValueError("counters that prune (max_size > 0) cannot be merged exactly")
         with nogil:
             rc = wv_counter_merge(&self.c, &other.c)
