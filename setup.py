@@ -32,7 +32,7 @@ setup(
         [
             extension("_tokenize", ["tokenize.c", "strtab.c", "vocab.c"]),
             extension("_word2vec", ["w2v.c", "alias.c", "huffman.c", "parallel.c"]),
-            extension("_glove", ["cooccur.c", "glove.c", "parallel.c"]),
+            extension("_glove", ["cooccur.c", "cooc_csr.c", "glove.c", "parallel.c"]),
         ],
         compiler_directives={"language_level": "3"},
     ),

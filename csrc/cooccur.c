@@ -100,16 +100,60 @@ static int dense_layout_make(dense_layout *d, int32_t V, int64_t max_cells) {
 }
 
 /* ---- sources for the k-way merge ------------------------------------------ */
+/* Reads records [first, first + n) of a spilled run; pread keeps no shared
+ * file position, so threads can read one file at different places. */
+static int read_records(FILE *f, rec_t *buf, int64_t n, int64_t first) {
+    char *p = (char *)buf;
+    size_t left = (size_t)n * sizeof(rec_t);
+    off_t at = (off_t)first * (off_t)sizeof(rec_t);
+    while (left) {
+        ssize_t got = pread(fileno(f), p, left, at);
+        if (got <= 0) {
+            if (got < 0 && errno == EINTR) continue;
+            return -1;
+        }
+        p += got;
+        left -= (size_t)got;
+        at += got;
+    }
+    return 0;
+}
+
+static int run_key_at(const run_t *r, int64_t i, uint64_t *key) {
+    if (r->mem || !r->file) {
+        *key = r->mem[i].key;
+        return 0;
+    }
+    rec_t rec;
+    if (read_records(r->file, &rec, 1, i)) return -1;
+    *key = rec.key;
+    return 0;
+}
+
+/* Index of the first record of the run with key >= key (binary search). */
+static int run_lower_bound(const run_t *r, uint64_t key, int64_t *at) {
+    int64_t lo = 0, hi = r->n;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        uint64_t k;
+        if (run_key_at(r, mid, &k)) return -1;
+        if (k < key) lo = mid + 1;
+        else hi = mid;
+    }
+    *at = lo;
+    return 0;
+}
+
 typedef struct {
     int kind; /* 0: memory run, 1: file run, 2: dense table */
     const rec_t *mem;
     int64_t n, pos;
     FILE *file;
     rec_t *fbuf;
-    int64_t fbuf_len, fbuf_pos, remaining;
+    int64_t fbuf_len, fbuf_pos, next, remaining;
     const int64_t *dense;
     const dense_layout *layout;
-    int32_t row;
+    int32_t row, row_end;
     int64_t idx;
     rec_t cur;
 } source_t;
@@ -125,7 +169,8 @@ static int source_next(source_t *s) {
         if (s->fbuf_pos == s->fbuf_len) {
             if (s->remaining == 0) return 0;
             int64_t want = s->remaining < FILE_BUFFER_RECORDS ? s->remaining : FILE_BUFFER_RECORDS;
-            if (fread(s->fbuf, sizeof(rec_t), (size_t)want, s->file) != (size_t)want) return -1;
+            if (read_records(s->file, s->fbuf, want, s->next)) return -1;
+            s->next += want;
             s->remaining -= want;
             s->fbuf_len = want;
             s->fbuf_pos = 0;
@@ -133,7 +178,7 @@ static int source_next(source_t *s) {
         s->cur = s->fbuf[s->fbuf_pos++];
         return 1;
     default: /* dense: skip empty cells, row by row */
-        while (s->row < s->layout->rows) {
+        while (s->row < s->row_end) {
             int64_t end = s->layout->row_start[s->row + 1];
             while (s->idx < end) {
                 int64_t k = s->idx++;
@@ -198,21 +243,40 @@ static int merge_sources(source_t *src, int n_src, sink_t *sink) {
     return rc;
 }
 
-static int init_sources(source_t *src, run_t *runs, int n) {
-    for (int i = 0; i < n; i++) {
-        memset(&src[i], 0, sizeof src[i]);
-        if (runs[i].mem || !runs[i].file) {
-            src[i].kind = 0;
-            src[i].mem = runs[i].mem;
-            src[i].n = runs[i].n;
-        } else {
-            src[i].kind = 1;
-            src[i].file = runs[i].file;
-            src[i].remaining = runs[i].n;
-            src[i].fbuf = malloc(FILE_BUFFER_RECORDS * sizeof(rec_t));
-            if (!src[i].fbuf || fseeko(runs[i].file, 0, SEEK_SET)) return -1;
-        }
+/* A source over records [lo, hi) of a run. */
+static int init_run_source(source_t *s, const run_t *run, int64_t lo, int64_t hi) {
+    memset(s, 0, sizeof *s);
+    if (run->mem || !run->file) {
+        s->kind = 0;
+        s->mem = run->mem;
+        s->pos = lo;
+        s->n = hi;
+        return 0;
     }
+    s->kind = 1;
+    s->file = run->file;
+    s->next = lo;
+    s->remaining = hi - lo;
+    s->fbuf = malloc(FILE_BUFFER_RECORDS * sizeof(rec_t));
+    return s->fbuf ? 0 : -1;
+}
+
+/* A source over the dense table's non-zero cells in rows [row, row_end). */
+static void init_dense_source(source_t *s, const int64_t *dense, const dense_layout *layout, int32_t row,
+                              int32_t row_end) {
+    memset(s, 0, sizeof *s);
+    s->kind = 2;
+    s->dense = dense;
+    s->layout = layout;
+    if (row_end > layout->rows) row_end = layout->rows;
+    s->row = row < row_end ? row : row_end;
+    s->row_end = row_end;
+    s->idx = layout->row_start[s->row];
+}
+
+static int init_sources(source_t *src, run_t *runs, int n) {
+    for (int i = 0; i < n; i++)
+        if (init_run_source(&src[i], &runs[i], 0, runs[i].n)) return -1;
     return 0;
 }
 
@@ -288,9 +352,68 @@ typedef struct {
     wv_flag *stop;
 } counter_t;
 
-static int compare_rec(const void *a, const void *b) {
-    uint64_t x = ((const rec_t *)a)->key, y = ((const rec_t *)b)->key;
-    return (x > y) - (x < y);
+/* ---- sorting a buffer: in-place MSD radix sort (American flag sort) -------- */
+/* Keys are sorted as row << bits | col with bits = bits of the largest id,
+ * which orders them as the full keys do, in 8-bit digits from the top. No
+ * extra memory: qsort may take a copy of the buffer, which the memory
+ * limit does not allow for. */
+#define SORT_SMALL 24
+
+static inline unsigned key_digit(uint64_t key, int bits, int shift) {
+    uint64_t packed = (key >> 32) << bits | (key & 0xFFFFFFFFu);
+    return (unsigned)(packed >> shift) & 0xFFu;
+}
+
+static void insertion_sort(rec_t *a, int64_t n) {
+    for (int64_t i = 1; i < n; i++) {
+        rec_t v = a[i];
+        int64_t j = i;
+        while (j > 0 && a[j - 1].key > v.key) {
+            a[j] = a[j - 1];
+            j--;
+        }
+        a[j] = v;
+    }
+}
+
+static void flag_sort(rec_t *a, int64_t n, int bits, int shift) {
+    if (n <= SORT_SMALL) {
+        insertion_sort(a, n);
+        return;
+    }
+    int64_t count[256] = {0}, head[256], end[256];
+    for (int64_t i = 0; i < n; i++) count[key_digit(a[i].key, bits, shift)]++;
+    int64_t at = 0;
+    for (int d = 0; d < 256; d++) {
+        head[d] = at;
+        at += count[d];
+        end[d] = at;
+    }
+    /* Each record displaced goes straight to the next free slot of its bucket. */
+    for (int d = 0; d < 256; d++) {
+        while (head[d] < end[d]) {
+            rec_t v = a[head[d]];
+            unsigned vd = key_digit(v.key, bits, shift);
+            while (vd != (unsigned)d) {
+                rec_t t = a[head[vd]];
+                a[head[vd]++] = v;
+                v = t;
+                vd = key_digit(v.key, bits, shift);
+            }
+            a[head[d]++] = v;
+        }
+    }
+    if (shift == 0) return;
+    for (int d = 0; d < 256; d++)
+        if (count[d] > 1) flag_sort(a + end[d] - count[d], count[d], bits, shift - 8);
+}
+
+/* Sorts records by key; every row and col is below vocab_size. */
+static void sort_records(rec_t *a, int64_t n, int32_t vocab_size) {
+    int bits = 1;
+    while (bits < 31 && ((int64_t)1 << bits) < vocab_size) bits++;
+    int top = (2 * bits - 1) / 8 * 8; /* shift of the digit holding the top bit */
+    flag_sort(a, n, bits, top);
 }
 
 /* Spilled runs of this thread merged into one when there are too many. */
@@ -321,7 +444,7 @@ static int compact_file_runs(counter_t *c) {
  * the cap allows, else spilled). */
 static int flush_buffer(counter_t *c) {
     if (c->buf_len == 0) return WV_COOC_OK;
-    qsort(c->buf, (size_t)c->buf_len, sizeof *c->buf, compare_rec);
+    sort_records(c->buf, c->buf_len, c->cfg->vocab_size);
     int64_t m = 0;
     for (int64_t i = 0; i < c->buf_len; i++) {
         if (m && c->buf[m - 1].key == c->buf[i].key) c->buf[m - 1].units += c->buf[i].units;
@@ -418,43 +541,141 @@ static void *count_shard(void *arg) {
     return NULL;
 }
 
-/* ---- output ------------------------------------------------------------------ */
-typedef struct {
-    wv_cooc_result *r;
-    int64_t cap;
-} out_ctx;
-
-static int emit_out(void *ctx, const rec_t *rec) {
-    out_ctx *o = ctx;
-    wv_cooc_result *r = o->r;
-    if (r->n == o->cap) {
-        int64_t cap = o->cap ? o->cap + o->cap / 2 : 1 << 16;
-        int32_t *rows = realloc(r->rows, (size_t)cap * sizeof *rows);
-        if (rows) r->rows = rows;
-        int32_t *cols = realloc(r->cols, (size_t)cap * sizeof *cols);
-        if (cols) r->cols = cols;
-        int64_t *units = realloc(r->units, (size_t)cap * sizeof *units);
-        if (units) r->units = units;
+/* ---- output: the last merge, split by rows over the threads ------------------ */
+static int emit_part(void *ctx, const rec_t *rec) {
+    wv_cooc_part *p = ctx;
+    if (p->n == p->cap) {
+        int64_t cap = p->cap ? p->cap + p->cap / 2 : 1 << 16;
+        int32_t *rows = realloc(p->rows, (size_t)cap * sizeof *rows);
+        if (rows) p->rows = rows;
+        int32_t *cols = realloc(p->cols, (size_t)cap * sizeof *cols);
+        if (cols) p->cols = cols;
+        int64_t *units = realloc(p->units, (size_t)cap * sizeof *units);
+        if (units) p->units = units;
         if (!rows || !cols || !units) return -1;
-        o->cap = cap;
+        p->cap = cap;
     }
-    r->rows[r->n] = (int32_t)(rec->key >> 32);
-    r->cols[r->n] = (int32_t)(rec->key & 0xFFFFFFFFu);
-    r->units[r->n] = rec->units;
-    r->n++;
+    p->rows[p->n] = (int32_t)(rec->key >> 32);
+    p->cols[p->n] = (int32_t)(rec->key & 0xFFFFFFFFu);
+    p->units[p->n] = rec->units;
+    p->n++;
     return 0;
 }
 
+typedef struct {
+    run_t *runs;
+    int n_runs;
+    const int64_t *dense;
+    const dense_layout *layout;
+    int32_t row_begin, row_end;
+    wv_cooc_part *part;
+    int rc;
+} part_merge;
+
+/* Merges rows [row_begin, row_end) of every run and of the dense table. */
+static void *merge_part(void *arg) {
+    part_merge *m = arg;
+    source_t *src = calloc((size_t)m->n_runs + 1, sizeof *src);
+    if (!src) {
+        m->rc = WV_COOC_NOMEM;
+        return NULL;
+    }
+    int rc = WV_COOC_OK;
+    for (int i = 0; i < m->n_runs && rc == WV_COOC_OK; i++) {
+        int64_t lo, hi;
+        if (run_lower_bound(&m->runs[i], make_key(m->row_begin, 0), &lo) ||
+            run_lower_bound(&m->runs[i], make_key(m->row_end, 0), &hi))
+            rc = WV_COOC_IO;
+        else if (init_run_source(&src[i], &m->runs[i], lo, hi))
+            rc = WV_COOC_NOMEM;
+    }
+    if (rc == WV_COOC_OK) {
+        init_dense_source(&src[m->n_runs], m->dense, m->layout, m->row_begin, m->row_end);
+        sink_t sink = {emit_part, m->part};
+        rc = merge_sources(src, m->n_runs + 1, &sink);
+        if (rc == WV_COOC_IO && m->part->cap == m->part->n) rc = WV_COOC_NOMEM; /* the sink failed to grow */
+    }
+    free_sources(src, m->n_runs);
+    free(src);
+    m->rc = rc;
+    return NULL;
+}
+
+/* Records before row `row` in the runs and cells before it in the dense
+ * table: an upper bound on the merged output before that row. */
+static int input_before(const run_t *runs, int n_runs, const dense_layout *layout, int32_t row, int64_t *count) {
+    int64_t total = layout->row_start[row < layout->rows ? row : layout->rows];
+    for (int i = 0; i < n_runs; i++) {
+        int64_t at;
+        if (run_lower_bound(&runs[i], make_key(row, 0), &at)) return -1;
+        total += at;
+    }
+    *count = total;
+    return 0;
+}
+
+/* Row bounds[t] .. bounds[t + 1] for part t, so that parts get equal input. */
+static int split_rows(const run_t *runs, int n_runs, const dense_layout *layout, int32_t V, int T,
+                      int32_t *bounds) {
+    int64_t total;
+    if (input_before(runs, n_runs, layout, V, &total)) return -1;
+    bounds[0] = 0;
+    bounds[T] = V;
+    for (int t = 1; t < T; t++) {
+        int64_t target = total / T * t + total % T * t / T;
+        int32_t lo = bounds[t - 1], hi = V; /* first row whose input before it reaches target */
+        while (lo < hi) {
+            int32_t mid = lo + (hi - lo) / 2;
+            int64_t c;
+            if (input_before(runs, n_runs, layout, mid, &c)) return -1;
+            if (c < target) lo = mid + 1;
+            else hi = mid;
+        }
+        bounds[t] = lo;
+    }
+    return 0;
+}
+
+/* The last merge: T parts merged at once, each on its own thread. */
+static int merge_parts(run_t *runs, int n_runs, const int64_t *dense, const dense_layout *layout, int32_t V,
+                       int T, wv_cooc_result *out) {
+    out->parts = calloc((size_t)T, sizeof *out->parts);
+    part_merge *jobs = calloc((size_t)T, sizeof *jobs);
+    int32_t *bounds = malloc((size_t)(T + 1) * sizeof *bounds);
+    int rc = out->parts && jobs && bounds ? WV_COOC_OK : WV_COOC_NOMEM;
+    if (out->parts) out->n_parts = T;
+    if (rc == WV_COOC_OK && split_rows(runs, n_runs, layout, V, T, bounds)) rc = WV_COOC_IO;
+    if (rc == WV_COOC_OK) {
+        for (int t = 0; t < T; t++)
+            jobs[t] = (part_merge){runs, n_runs, dense, layout, bounds[t], bounds[t + 1], &out->parts[t], 0};
+        wv_threads_run(T, merge_part, jobs, sizeof *jobs);
+        for (int t = 0; t < T; t++) {
+            if (rc == WV_COOC_OK) rc = jobs[t].rc;
+            out->n += out->parts[t].n;
+        }
+    }
+    free(bounds);
+    free(jobs);
+    return rc;
+}
+
 void wv_cooc_free(wv_cooc_result *r) {
-    free(r->rows); free(r->cols); free(r->units);
-    r->rows = NULL; r->cols = NULL; r->units = NULL;
+    for (int t = 0; t < r->n_parts; t++) {
+        free(r->parts[t].rows);
+        free(r->parts[t].cols);
+        free(r->parts[t].units);
+    }
+    free(r->parts);
+    r->parts = NULL;
+    r->n_parts = 0;
     r->n = 0;
 }
 
 int wv_cooccur_count(const wv_cooc_config *cfg, const int32_t *ids, int64_t n_ids,
                      wv_cooc_result *out, wv_flag *stop) {
     out->n = 0;
-    out->rows = NULL; out->cols = NULL; out->units = NULL;
+    out->n_parts = 0;
+    out->parts = NULL;
     out->spilled_runs = out->merge_passes = 0;
     out->unit = unit_for(cfg->window, cfg->distance_weighting);
     atomic_store(&out->positions_done, 0);
@@ -533,22 +754,7 @@ int wv_cooccur_count(const wv_cooc_config *cfg, const int32_t *ids, int64_t n_id
         out->merge_passes++;
         if (stop && atomic_load(stop)) rc = WV_COOC_STOPPED;
     }
-    if (rc == WV_COOC_OK) {
-        source_t *src = calloc((size_t)all.n + 1, sizeof *src);
-        if (!src || init_sources(src, all.items, all.n)) rc = WV_COOC_NOMEM;
-        if (rc == WV_COOC_OK) {
-            source_t *d = &src[all.n];
-            d->kind = 2;
-            d->dense = cs[0].dense;
-            d->layout = &layout;
-            out_ctx octx = {out, 0};
-            sink_t sink = {emit_out, &octx};
-            rc = merge_sources(src, all.n + 1, &sink);
-            if (rc == WV_COOC_IO && octx.cap == out->n) rc = WV_COOC_NOMEM; /* the sink failed to grow */
-        }
-        if (src) free_sources(src, all.n);
-        free(src);
-    }
+    if (rc == WV_COOC_OK) rc = merge_parts(all.items, all.n, cs[0].dense, &layout, cfg->vocab_size, T, out);
     for (int i = 0; i < all.n; i++) run_free(&all.items[i]);
     free(all.items);
     if (T > 0) free(cs[0].dense);
@@ -556,38 +762,4 @@ int wv_cooccur_count(const wv_cooc_config *cfg, const int32_t *ids, int64_t n_id
     free(layout.row_start);
     if (rc != WV_COOC_OK) wv_cooc_free(out);
     return rc;
-}
-
-int64_t wv_cooc_full_nnz(const wv_cooc_result *r) {
-    int64_t nnz = 0;
-    for (int64_t e = 0; e < r->n; e++) nnz += r->rows[e] == r->cols[e] ? 1 : 2;
-    return nnz;
-}
-
-void wv_cooc_to_csr(const wv_cooc_result *r, int32_t vocab_size, int64_t *indptr,
-                    int32_t *indices, float *data) {
-    memset(indptr, 0, (size_t)(vocab_size + 1) * sizeof *indptr);
-    for (int64_t e = 0; e < r->n; e++) {
-        indptr[r->rows[e] + 1]++;
-        if (r->rows[e] != r->cols[e]) indptr[r->cols[e] + 1]++;
-    }
-    for (int32_t v = 0; v < vocab_size; v++) indptr[v + 1] += indptr[v];
-    /* In row-major order, row c receives its transposed entries (from rows
-     * < c) before its own (cols >= c): every row comes out sorted. indptr[v]
-     * serves as row v's cursor and is shifted back afterwards. */
-    for (int64_t e = 0; e < r->n; e++) {
-        int32_t a = r->rows[e], b = r->cols[e];
-        double x = (double)r->units[e] / (double)r->unit;
-        if (a == b) {
-            indices[indptr[a]] = b;
-            data[indptr[a]++] = (float)(2.0 * x);
-        } else {
-            indices[indptr[a]] = b;
-            data[indptr[a]++] = (float)x;
-            indices[indptr[b]] = a;
-            data[indptr[b]++] = (float)x;
-        }
-    }
-    for (int32_t v = vocab_size; v > 0; v--) indptr[v] = indptr[v - 1];
-    indptr[0] = 0;
 }

@@ -6,7 +6,8 @@
  * for left context, so every pair is counted exactly once). Frequent pairs go
  * to a dense table (cooccur.c's rank-product region); the others to a record
  * buffer that is sorted into runs, kept in memory up to the cap and spilled
- * to unlinked temporary files past it, merged with bounded fan-in.
+ * to unlinked temporary files past it, merged with bounded fan-in. The
+ * last merge is split by row ranges of equal input over the T threads.
  *
  * Sums are kept in integer units of 1/LCM(1..min(window, 20)), so they are
  * exact for windows up to 20 (beyond, 1/d is rounded to a unit: relative
@@ -43,13 +44,21 @@ typedef struct {
     const char *tmp_dir;     /* directory for spilled runs */
 } wv_cooc_config;
 
-/* Upper triangle (row <= col) of the symmetric matrix, sorted by (row, col);
- * value = units / unit, and the diagonal holds X[w][w] / 2 (each
- * self-pair is one record; the full matrix counts it from both sides). */
+/* A slice of the upper triangle: every record of a range of rows. */
 typedef struct {
-    int64_t n;
+    int64_t n, cap;
     int32_t *rows, *cols;
     int64_t *units;
+} wv_cooc_part;
+
+/* Upper triangle (row <= col) of the symmetric matrix, sorted by (row, col)
+ * across its parts (one per merging thread, in row order); value = units /
+ * unit, and the diagonal holds X[w][w] / 2 (each self-pair is one record;
+ * the full matrix counts it from both sides). */
+typedef struct {
+    int64_t n;               /* records in all parts */
+    int n_parts;
+    wv_cooc_part *parts;
     int64_t unit;            /* units per 1.0 */
     int64_t spilled_runs;    /* runs written to temporary files */
     int64_t merge_passes;    /* intermediate merges to bound the fan-in */
@@ -64,11 +73,12 @@ int wv_cooccur_count(const wv_cooc_config *cfg, const int32_t *ids, int64_t n_id
                      wv_cooc_result *out, wv_flag *stop);
 void wv_cooc_free(wv_cooc_result *r);
 
-/* Builds the full symmetric CSR (float32 values) from the upper triangle:
- * indptr[V+1] (int64), indices[nnz] (int32), data[nnz] (float32), where
- * nnz = 2 * n - (diagonal records). Arrays are the caller's. */
+/* Builds the full symmetric CSR (float32 values) from the upper triangle
+ * on `threads` threads: indptr[V+1] (int64), indices[nnz] (int32),
+ * data[nnz] (float32), where nnz = 2 * n - (diagonal records). Arrays are
+ * the caller's; the result does not depend on the thread count. */
 void wv_cooc_to_csr(const wv_cooc_result *r, int32_t vocab_size, int64_t *indptr,
-                    int32_t *indices, float *data);
+                    int32_t *indices, float *data, int threads);
 int64_t wv_cooc_full_nnz(const wv_cooc_result *r);
 
 #endif

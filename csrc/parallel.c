@@ -26,6 +26,16 @@ void wv_threads_join(wv_threads *t) {
     t->started = 0;
 }
 
+void wv_threads_run(int n, void *(*fn)(void *), void *args, size_t arg_size) {
+    if (n <= 0) return;
+    wv_threads t;
+    wv_threads_start(&t, n - 1, fn, (char *)args + arg_size, arg_size);
+    int started = t.started;
+    fn(args); /* the caller takes the first item, and any that got no thread */
+    for (int i = started + 1; i < n; i++) fn((char *)args + (size_t)i * arg_size);
+    wv_threads_join(&t);
+}
+
 struct wv_run_slot {
     wv_run *run;
     void (*work)(void *);

@@ -18,6 +18,10 @@ typedef struct {
 int wv_threads_start(wv_threads *t, int n, void *(*fn)(void *), void *args, size_t arg_size);
 void wv_threads_join(wv_threads *t);
 
+/* Runs fn(args + i * arg_size) for every i < n and returns when all are
+ * done: on n threads where they can be had, the rest on the caller's. */
+void wv_threads_run(int n, void *(*fn)(void *), void *args, size_t arg_size);
+
 /* One parallel run (an epoch): like wv_threads, plus a count of workers
  * still running that the caller may poll, or wait on with a time limit so
  * that it wakes the moment the last worker finishes (a sleep-and-poll loop

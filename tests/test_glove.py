@@ -93,6 +93,63 @@ def test_spilling_really_happens_and_fan_in_is_bounded(tmp_path):
     np.testing.assert_allclose(values, np.triu(full)[rows, cols] / np.where(rows == cols, 2, 1), rtol=1e-9)
 
 
+def numpy_upper_counts(ids, window):
+    """Unweighted upper-triangle counts keyed row * V + col, from numpy alone:
+    pairs at distance d within a sentence (-1 ends one), self-pairs once."""
+    sentence = np.cumsum(ids < 0)
+    keys = []
+    for d in range(1, window + 1):
+        a, b = ids[:-d], ids[d:]
+        ok = (a >= 0) & (b >= 0) & (sentence[:-d] == sentence[d:])
+        lo, hi = np.minimum(a[ok], b[ok]).astype(np.int64), np.maximum(a[ok], b[ok]).astype(np.int64)
+        keys.append((lo << 32) | hi)
+    return np.unique(np.concatenate(keys), return_counts=True)
+
+
+@pytest.mark.parametrize("threads,memory_limit", [(1, 1 << 28), (3, 1 << 28), (4, 4 * 16 * 4096 * 4)])
+def test_large_vocabulary_counts_equal_numpy_on_any_thread_count(tmp_path, threads, memory_limit):
+    """Ids up to 2^18 need five radix digits to sort, and the last merge is
+    split by rows over the threads (reading spilled runs at several places
+    at once with the small cap)."""
+    from wv_engine import _glove
+
+    V, window = 200_000, 6
+    rng = np.random.default_rng(7)
+    ids = np.where(rng.random(300_000) < 0.5, rng.integers(0, 300, 300_000), rng.integers(0, V, 300_000))
+    ids[rng.random(ids.size) < 0.01] = -1
+    ids = ids.astype(np.int32)
+    job = _glove.CooccurrenceCount(ids, V, window, False, threads, memory_limit, str(tmp_path))
+    job.run()
+    job.check()
+    assert (job.spilled_runs > 32) == (memory_limit < 1 << 24)
+    rows, cols, values = job.upper()
+    keys, counts = numpy_upper_counts(ids, window)
+    assert np.array_equal((rows.astype(np.int64) << 32) | cols, keys)  # sorted, each cell once
+    np.testing.assert_array_equal(values, counts)  # a self-pair is one record
+    assert os.listdir(tmp_path) == []
+
+
+def test_full_matrix_is_the_same_on_any_thread_count():
+    """The upper triangle mirrored into CSR equals scipy's U + U.T, bit for
+    bit, whether one thread writes it or more threads than rows."""
+    from wv_engine import _glove
+
+    rng = np.random.default_rng(3)
+    V = 7
+    dense = np.triu(rng.integers(0, 4, (V, V)) * rng.integers(1, 50, (V, V)))
+    rows, cols = np.nonzero(dense)
+    units = dense[rows, cols].astype(np.int64)
+    unit = 60
+    upper = sp.coo_matrix((units / unit, (rows, cols)), shape=(V, V)).toarray()
+    expected = (upper + upper.T).astype(np.float32)  # the stored diagonal is X[w][w] / 2
+    for threads in (1, 2, 3, 16):
+        indptr, indices, data = _glove.csr_from_upper(rows.astype(np.int32), cols.astype(np.int32), units, unit,
+                                                      V, threads)
+        X = sp.csr_matrix((data, indices, indptr), shape=(V, V))
+        assert X.has_sorted_indices
+        np.testing.assert_array_equal(X.toarray(), expected)
+
+
 def test_a_count_asked_to_stop_before_it_runs_does_nothing(tmp_path):
     """Ctrl-C can land while the counting thread is being started: the stop
     request then comes first, and the run must not begin (no spill file, not

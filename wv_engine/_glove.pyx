@@ -17,11 +17,15 @@ cdef extern from "cooccur.h":
         int threads
         size_t memory_limit
         const char *tmp_dir
-    ctypedef struct wv_cooc_result:
+    ctypedef struct wv_cooc_part:
         int64_t n
         int32_t *rows
         int32_t *cols
         int64_t *units
+    ctypedef struct wv_cooc_result:
+        int64_t n
+        int n_parts
+        wv_cooc_part *parts
         int64_t unit
         int64_t spilled_runs
         int64_t merge_passes
@@ -30,7 +34,7 @@ cdef extern from "cooccur.h":
                          wv_cooc_result *out, wv_flag *stop) nogil
     void wv_cooc_free(wv_cooc_result *r) nogil
     void wv_cooc_to_csr(const wv_cooc_result *r, int32_t vocab_size, int64_t *indptr,
-                        int32_t *indices, float *data) nogil
+                        int32_t *indices, float *data, int threads) nogil
     int64_t wv_cooc_full_nnz(const wv_cooc_result *r) nogil
 
 
@@ -180,12 +184,17 @@ cdef class CooccurrenceCount:
         cdef int32_t[::1] r = rows
         cdef int32_t[::1] c = cols
         cdef int64_t[::1] u = units
-        cdef int64_t i
+        cdef int64_t i, at = 0
+        cdef int k
+        cdef wv_cooc_part *p
         with nogil:
-            for i in range(n):
-                r[i] = self.res.rows[i]
-                c[i] = self.res.cols[i]
-                u[i] = self.res.units[i]
+            for k in range(self.res.n_parts):
+                p = &self.res.parts[k]
+                for i in range(p.n):
+                    r[at] = p.rows[i]
+                    c[at] = p.cols[i]
+                    u[at] = p.units[i]
+                    at += 1
         return rows, cols, units, int(self.res.unit)
 
     def upper(self):
@@ -207,7 +216,7 @@ cdef class CooccurrenceCount:
         cdef int32_t[::1] ix = np.empty(1, dtype=np.int32) if nnz == 0 else indices
         cdef float[::1] dt = np.empty(1, dtype=np.float32) if nnz == 0 else data
         with nogil:
-            wv_cooc_to_csr(&self.res, V, &ip[0], &ix[0], &dt[0])
+            wv_cooc_to_csr(&self.res, V, &ip[0], &ix[0], &dt[0], self.cfg.threads)
             wv_cooc_free(&self.res)
         self.have = False
         self.status = -2
@@ -215,10 +224,11 @@ cdef class CooccurrenceCount:
 
 
 def csr_from_upper(int32_t[::1] rows not None, int32_t[::1] cols not None, int64_t[::1] units not None,
-                   int64_t unit, int32_t vocab_size):
+                   int64_t unit, int32_t vocab_size, int threads=1):
     """(indptr, indices, data) of the full symmetric float32 matrix from an
     upper triangle in integer units sorted by (row, col), the same C routine
-    and rounding as CooccurrenceCount.to_csr (checked here once)."""
+    and rounding as CooccurrenceCount.to_csr (checked here once), written
+    on `threads` threads."""
     cdef int64_t n = rows.shape[0]
     if cols.shape[0] != n or units.shape[0] != n:
         raise ValueError("rows, cols and units must have the same length")
@@ -229,11 +239,17 @@ def csr_from_upper(int32_t[::1] rows not None, int32_t[::1] cols not None, int64
         raise ValueError("entries must satisfy 0 <= row <= col < vocab_size")
     if n > 1 and np.any(np.diff(r.astype(np.int64) * vocab_size + c) <= 0):
         raise ValueError("entries must be sorted by (row, col) without repeats")
+    if threads < 1:
+        raise ValueError("threads must be >= 1")
+    cdef wv_cooc_part part
+    part.n = n
+    part.rows = &rows[0] if n else NULL
+    part.cols = &cols[0] if n else NULL
+    part.units = &units[0] if n else NULL
     cdef wv_cooc_result res
     res.n = n
-    res.rows = &rows[0] if n else NULL
-    res.cols = &cols[0] if n else NULL
-    res.units = &units[0] if n else NULL
+    res.n_parts = 1
+    res.parts = &part
     res.unit = unit
     cdef int64_t nnz = wv_cooc_full_nnz(&res)
     indptr = np.empty(vocab_size + 1, dtype=np.int64)
@@ -243,7 +259,7 @@ def csr_from_upper(int32_t[::1] rows not None, int32_t[::1] cols not None, int64
     cdef int32_t[::1] ix = indices
     cdef float[::1] dt = data
     with nogil:
-        wv_cooc_to_csr(&res, vocab_size, &ip[0], &ix[0], &dt[0])
+        wv_cooc_to_csr(&res, vocab_size, &ip[0], &ix[0], &dt[0], threads)
     return indptr, indices[:nnz], data[:nnz]
 
 

@@ -124,9 +124,9 @@ def count_blocks(client, corpus, vocab, window: int = 10, distance_weighting: bo
     return bounds, blocks
 
 
-def gather_matrix(blocks: list, vocab_size: int) -> sp.csr_matrix:
+def gather_matrix(blocks: list, vocab_size: int, threads: int = 1) -> sp.csr_matrix:
     """The full symmetric float32 CSR from the upper-triangle blocks, which
-    come to the caller one at a time."""
+    come to the caller one at a time (mirrored on `threads` threads)."""
     parts = []
     for fut in blocks:
         parts.append(result(fut, "counting co-occurrences"))
@@ -138,7 +138,7 @@ def gather_matrix(blocks: list, vocab_size: int) -> sp.csr_matrix:
     units = np.concatenate([p.units for p in parts])
     unit = parts[0].unit
     del parts
-    indptr, indices, data = _glove.csr_from_upper(rows, cols, units, unit, vocab_size)
+    indptr, indices, data = _glove.csr_from_upper(rows, cols, units, unit, vocab_size, threads)
     return sp.csr_matrix((data, indices, indptr), shape=(vocab_size, vocab_size))
 
 
@@ -149,7 +149,7 @@ def count_cooccurrence(client, corpus, vocab, window: int = 10, distance_weighti
     workers; equal, bit for bit, to cooccur.count on one machine."""
     _, blocks = count_blocks(client, corpus, vocab, window, distance_weighting, threads, memory_limit, tmp_dir,
                              progress)
-    return gather_matrix(blocks, len(vocab))
+    return gather_matrix(blocks, len(vocab), threads)
 
 
 def _size(shard: Shard) -> int:
