@@ -58,4 +58,89 @@ static inline void wv_scale(float a, float *restrict y, int n) {
     for (int i = 0; i < n; i++) y[i] *= a;
 }
 
+/* y += sum_j a[j * a_stride] * x[j] over n rows of dim floats. The sum is
+ * kept in registers a block of columns at a time, so each element of y is
+ * loaded and stored once rather than once per row (a loop of axpys is
+ * bound by those loads and stores). Rounds as the loop of axpys into a
+ * zeroed buffer, then one axpy into y, would. */
+#if defined(__GNUC__)
+/* Eight floats at any 4-byte boundary, in GCC/Clang's portable vectors
+ * (one AVX register, two SSE ones); may_alias: it reads float arrays. */
+typedef float wv_f8 __attribute__((vector_size(32), aligned(4), may_alias));
+typedef float wv_f4 __attribute__((vector_size(16), aligned(4), may_alias));
+#endif
+
+WV_HOT void wv_add_combination(float *restrict y, const float *const *x, const float *a, int a_stride, int n,
+                               int dim) {
+    int c = 0;
+#if defined(__GNUC__)
+    for (; c + 32 <= dim; c += 32) { /* four vectors of sums stay in registers */
+        wv_f8 s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0};
+        for (int j = 0; j < n; j++) {
+            const float g = a[(size_t)j * a_stride];
+            const wv_f8 *xj = (const wv_f8 *)(x[j] + c);
+            s0 += g * xj[0];
+            s1 += g * xj[1];
+            s2 += g * xj[2];
+            s3 += g * xj[3];
+        }
+        wv_f8 *yc = (wv_f8 *)(y + c);
+        yc[0] += s0;
+        yc[1] += s1;
+        yc[2] += s2;
+        yc[3] += s3;
+    }
+    for (; c + 8 <= dim; c += 8) {
+        wv_f8 s0 = {0};
+        for (int j = 0; j < n; j++) s0 += a[(size_t)j * a_stride] * *(const wv_f8 *)(x[j] + c);
+        *(wv_f8 *)(y + c) += s0;
+    }
+    for (; c + 4 <= dim; c += 4) { /* dim 100 = 3 x 32 + 4 */
+        wv_f4 s0 = {0};
+        for (int j = 0; j < n; j++) s0 += a[(size_t)j * a_stride] * *(const wv_f4 *)(x[j] + c);
+        *(wv_f4 *)(y + c) += s0;
+    }
+#endif
+    for (; c < dim; c++) {
+        float s = 0.0f;
+        for (int j = 0; j < n; j++) s += a[(size_t)j * a_stride] * x[j][c];
+        y[c] += s;
+    }
+}
+
+/* out[k] = x . y[k] for k < n: x is read once for all n products (the
+ * rows of a window's m x (1 + K) products share it), in vector sums of
+ * eight lanes added up at the end. */
+WV_HOT void wv_dots(const float *x, const float *const *y, int n, int dim, float *out) {
+#if defined(__GNUC__)
+    enum { MAX_DOTS = 8 }; /* partial sums kept in registers: n is 1 + K */
+    for (int k0 = 0; k0 < n; k0 += MAX_DOTS) {
+        int kn = n - k0 < MAX_DOTS ? n - k0 : MAX_DOTS;
+        wv_f8 s[MAX_DOTS];
+        for (int k = 0; k < MAX_DOTS; k++) s[k] = (wv_f8){0};
+        int c = 0;
+        for (; c + 8 <= dim; c += 8) {
+            const wv_f8 xc = *(const wv_f8 *)(x + c);
+            for (int k = 0; k < kn; k++) s[k] += xc * *(const wv_f8 *)(y[k0 + k] + c);
+        }
+        wv_f4 s4[MAX_DOTS];
+        for (int k = 0; k < kn; k++) s4[k] = (wv_f4){0};
+        if (c + 4 <= dim) {
+            const wv_f4 xc = *(const wv_f4 *)(x + c);
+            for (int k = 0; k < kn; k++) s4[k] = xc * *(const wv_f4 *)(y[k0 + k] + c);
+            c += 4;
+        }
+        for (int k = 0; k < kn; k++) {
+            float t = 0.0f;
+            for (int i = 0; i < 8; i++) t += s[k][i];
+            for (int i = 0; i < 4; i++) t += s4[k][i];
+            for (int cc = c; cc < dim; cc++) t += x[cc] * y[k0 + k][cc];
+            out[k0 + k] = t;
+        }
+    }
+#else
+    for (int k = 0; k < n; k++) out[k] = wv_dot(x, y[k], dim);
+#endif
+}
+
 #endif

@@ -207,28 +207,27 @@ WV_HOT double sg_ns_window(wv_w2v_worker *w, const int32_t *ctx, int m_ctx, int3
     double loss = 0.0;
     for (int j = 0; j < m_ctx; j++) {
         ins[j] = m->input + (size_t)ctx[j] * dim;
+        float dots[MAX_OUT];
+        wv_dots(ins[j], (const float *const *)outs, k1, dim, dots);
         for (int k = 0; k < k1; k++) {
             float g = 0.0f;
             if (label[k] >= 0.0f) {
-                float f = wv_dot(ins[j], outs[k], dim);
+                float f = dots[k];
                 loss -= wv_log_sigmoid(&m->sigmoid, label[k] > 0.0f ? f : -f);
                 g = ns_gradient(&m->sigmoid, f, label[k], alpha);
             }
             grad[j * k1 + k] = g;
         }
     }
-    float *delta_in = w->window_delta, *delta_out = w->window_delta + (size_t)m_ctx * dim;
-    for (int j = 0; j < m_ctx; j++) {
-        float *d = delta_in + (size_t)j * dim;
-        wv_zero(d, dim);
-        for (int k = 0; k < k1; k++) wv_axpy(grad[j * k1 + k], outs[k], d, dim);
-    }
+    /* The output rows' changes come from the input rows before those
+     * change; the input rows' from the output rows before those change. */
+    float *delta_out = w->window_delta;
     for (int k = 0; k < k1; k++) {
         float *d = delta_out + (size_t)k * dim;
         wv_zero(d, dim);
-        for (int j = 0; j < m_ctx; j++) wv_axpy(grad[j * k1 + k], ins[j], d, dim);
+        wv_add_combination(d, (const float *const *)ins, grad + k, k1, m_ctx, dim);
     }
-    for (int j = 0; j < m_ctx; j++) wv_axpy(1.0f, delta_in + (size_t)j * dim, ins[j], dim);
+    for (int j = 0; j < m_ctx; j++) wv_add_combination(ins[j], (const float *const *)outs, grad + j * k1, 1, k1, dim);
     for (int k = 0; k < k1; k++) wv_axpy(1.0f, delta_out + (size_t)k * dim, outs[k], dim);
     return loss;
 }
