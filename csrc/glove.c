@@ -7,6 +7,11 @@
 #include "rng.h"
 #include "vecmath.h"
 
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#define WV_GLOVE_RSQRT 1 /* the AVX2 step below, chosen at run time */
+#endif
+
 #define PROGRESS_STEP 65536
 /* Records are in random order: the rows of the record this many ahead are
  * requested while the current one is computed (the loop waits on memory). */
@@ -21,6 +26,7 @@ struct wv_glove_worker {
 
 void wv_glove_model_init(wv_glove_model *m) {
     m->row_stride = 0; /* set with the arrays */
+    m->exact_sqrt = 0;
     m->bias_stride = 0;
     atomic_store(&m->records_done, 0);
     atomic_store(&m->stop, 0);
@@ -49,20 +55,13 @@ WV_HOT void prefetch_record(const wv_glove_model *m, const wv_glove_record *r) {
     __builtin_prefetch(m->context_bias_gradsq + bj, 1, 3);
 }
 
-WV_HOT double update(wv_glove_model *m, const wv_glove_record *r, float *scratch) {
-    const int dim = m->dim;
-    const size_t i = (size_t)r->row * (size_t)m->row_stride, j = (size_t)r->col * (size_t)m->row_stride;
-    const size_t bi = (size_t)r->row * (size_t)m->bias_stride, bj = (size_t)r->col * (size_t)m->bias_stride;
-    float *wi = m->word + i, *wj = m->context + j;
-    float *gi = m->word_gradsq + i, *gj = m->context_gradsq + j;
-    float diff = wv_dot(wi, wj, dim) + m->word_bias[bi] + m->context_bias[bj] - r->log_x;
-    float fdiff = r->weight * diff;
-    if (!isfinite(diff) || !isfinite(fdiff)) return 0.0; /* glove.c skips such a record */
-    float *ui = scratch, *uj = scratch + dim;
+/* Both vectors' AdaGrad step: u = clip(fdiff * other) * eta / sqrt(gradsq)
+ * into ui, uj, the accumulators grow by the squared step numerators, and
+ * the vectors move by -u only if every u is finite (glove.c skips such an
+ * update). The sums only decide finiteness, so their order is free. */
+WV_HOT void step_rows_exact(float *restrict wi, float *restrict wj, float *restrict gi, float *restrict gj,
+                            float fdiff, float eta, int dim, float *restrict ui, float *restrict uj) {
     float sum_i = 0.0f, sum_j = 0.0f;
-    const float eta = m->eta;
-    /* Vectorised (8 lanes with AVX2): sqrt and division dominate a record;
-     * the sums only decide whether the step is finite, so their order is free. */
 #pragma omp simd reduction(+ : sum_i, sum_j)
     for (int b = 0; b < dim; b++) {
         float t1 = clip(fdiff * wj[b]) * eta;
@@ -78,6 +77,80 @@ WV_HOT double update(wv_glove_model *m, const wv_glove_record *r, float *scratch
         wv_axpy(-1.0f, ui, wi, dim);
         wv_axpy(-1.0f, uj, wj, dim);
     }
+}
+
+#ifdef WV_GLOVE_RSQRT
+/* 1/sqrt(g) for g >= 1: the 12-bit estimate and one Newton step. */
+__attribute__((target("avx2,fma"))) static inline __m256 rsqrt_refined(__m256 g) {
+    __m256 r = _mm256_rsqrt_ps(g);
+    __m256 half_g_r2 = _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(0.5f), g), _mm256_mul_ps(r, r));
+    return _mm256_mul_ps(r, _mm256_sub_ps(_mm256_set1_ps(1.5f), half_g_r2));
+}
+
+/* step_rows_exact with the division by sqrt replaced by rsqrt_refined. The
+ * accumulators get the same values. Clipping keeps a NaN a NaN, as clip(). */
+__attribute__((target("avx2,fma"))) static void step_rows_rsqrt(float *restrict wi, float *restrict wj,
+                                                                 float *restrict gi, float *restrict gj,
+                                                                 float fdiff, float eta, int dim,
+                                                                 float *restrict ui, float *restrict uj) {
+    const __m256 f = _mm256_set1_ps(fdiff), e = _mm256_set1_ps(eta);
+    const __m256 hi = _mm256_set1_ps(WV_GLOVE_GRAD_CLIP), lo = _mm256_set1_ps(-WV_GLOVE_GRAD_CLIP);
+    __m256 si = _mm256_setzero_ps(), sj = _mm256_setzero_ps();
+    int b = 0;
+    for (; b + 8 <= dim; b += 8) {
+        __m256 t1 = _mm256_mul_ps(_mm256_min_ps(hi, _mm256_max_ps(lo, _mm256_mul_ps(f, _mm256_loadu_ps(wj + b)))), e);
+        __m256 t2 = _mm256_mul_ps(_mm256_min_ps(hi, _mm256_max_ps(lo, _mm256_mul_ps(f, _mm256_loadu_ps(wi + b)))), e);
+        __m256 g1 = _mm256_loadu_ps(gi + b), g2 = _mm256_loadu_ps(gj + b);
+        __m256 u1 = _mm256_mul_ps(t1, rsqrt_refined(g1)), u2 = _mm256_mul_ps(t2, rsqrt_refined(g2));
+        _mm256_storeu_ps(ui + b, u1);
+        _mm256_storeu_ps(uj + b, u2);
+        si = _mm256_add_ps(si, u1);
+        sj = _mm256_add_ps(sj, u2);
+        _mm256_storeu_ps(gi + b, _mm256_add_ps(g1, _mm256_mul_ps(t1, t1)));
+        _mm256_storeu_ps(gj + b, _mm256_add_ps(g2, _mm256_mul_ps(t2, t2)));
+    }
+    float lanes_i[8], lanes_j[8], sum_i = 0.0f, sum_j = 0.0f;
+    _mm256_storeu_ps(lanes_i, si);
+    _mm256_storeu_ps(lanes_j, sj);
+    for (int k = 0; k < 8; k++) {
+        sum_i += lanes_i[k];
+        sum_j += lanes_j[k];
+    }
+    for (; b < dim; b++) { /* the last dim % 8 components */
+        float t1 = clip(fdiff * wj[b]) * eta;
+        float t2 = clip(fdiff * wi[b]) * eta;
+        ui[b] = t1 / sqrtf(gi[b]);
+        uj[b] = t2 / sqrtf(gj[b]);
+        sum_i += ui[b];
+        sum_j += uj[b];
+        gi[b] += t1 * t1;
+        gj[b] += t2 * t2;
+    }
+    if (isfinite(sum_i) && isfinite(sum_j)) {
+        wv_axpy(-1.0f, ui, wi, dim);
+        wv_axpy(-1.0f, uj, wj, dim);
+    }
+}
+
+static int has_avx2(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+}
+#else
+#define step_rows_rsqrt step_rows_exact /* never chosen: use_rsqrt() is 0 */
+#endif
+
+WV_HOT double update(wv_glove_model *m, const wv_glove_record *r, float *scratch, int rsqrt) {
+    const int dim = m->dim;
+    const size_t i = (size_t)r->row * (size_t)m->row_stride, j = (size_t)r->col * (size_t)m->row_stride;
+    const size_t bi = (size_t)r->row * (size_t)m->bias_stride, bj = (size_t)r->col * (size_t)m->bias_stride;
+    float *wi = m->word + i, *wj = m->context + j;
+    float *gi = m->word_gradsq + i, *gj = m->context_gradsq + j;
+    float diff = wv_dot(wi, wj, dim) + m->word_bias[bi] + m->context_bias[bj] - r->log_x;
+    float fdiff = r->weight * diff;
+    if (!isfinite(diff) || !isfinite(fdiff)) return 0.0; /* glove.c skips such a record */
+    if (rsqrt) step_rows_rsqrt(wi, wj, gi, gj, fdiff, m->eta, dim, scratch, scratch + dim);
+    else step_rows_exact(wi, wj, gi, gj, fdiff, m->eta, dim, scratch, scratch + dim);
     /* biases: glove.c steps them with fdiff, not fdiff * eta */
     m->word_bias[bi] -= finite_or_zero(fdiff / sqrtf(m->word_bias_gradsq[bi]));
     m->context_bias[bj] -= finite_or_zero(fdiff / sqrtf(m->context_bias_gradsq[bj]));
@@ -87,8 +160,18 @@ WV_HOT double update(wv_glove_model *m, const wv_glove_record *r, float *scratch
     return 0.5 * (double)fdiff * (double)diff;
 }
 
+/* Whether steps use step_rows_rsqrt: asked for, and the CPU has it. */
+static int use_rsqrt(const wv_glove_model *m) {
+#ifdef WV_GLOVE_RSQRT
+    return !m->exact_sqrt && has_avx2();
+#else
+    (void)m;
+    return 0;
+#endif
+}
+
 double wv_glove_step(wv_glove_model *m, const wv_glove_record *r, float *scratch) {
-    return update(m, r, scratch);
+    return update(m, r, scratch, use_rsqrt(m));
 }
 
 WV_MULTIVERSION /* vecmath.h */
@@ -96,9 +179,10 @@ static void run_worker(wv_glove_worker *w) {
     wv_glove_model *m = w->m;
     int64_t since = 0;
     double cost = 0.0; /* a local: workers share cache lines in their array */
+    const int rsqrt = use_rsqrt(m);
     for (int64_t p = w->begin; p < w->end; p++) {
         if (PREFETCH_AHEAD && p + PREFETCH_AHEAD < w->end) prefetch_record(m, &m->records[p + PREFETCH_AHEAD]);
-        cost += update(m, &m->records[p], w->scratch);
+        cost += update(m, &m->records[p], w->scratch, rsqrt);
         if (++since == PROGRESS_STEP) {
             atomic_fetch_add_explicit(&m->records_done, since, memory_order_relaxed);
             since = 0;

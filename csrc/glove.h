@@ -31,6 +31,11 @@ typedef struct {
     int dim;
     int32_t vocab_size;
     float eta;
+    /* 1: every step divides by sqrtf(accumulator), as glove.c; 0 (the
+     * default): where the CPU has AVX2, multiplies by a reciprocal square
+     * root refined by one Newton step (within a few float ulps; the
+     * division and the square root were most of a record's time). */
+    int exact_sqrt;
     int64_t row_stride, bias_stride;
     float *word, *context;            /* V rows of dim */
     float *word_bias, *context_bias;  /* V */

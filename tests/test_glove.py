@@ -201,12 +201,16 @@ def reference_step(p, i, j, x, x_max, alpha, eta):
     return 0.5 * float(fdiff) * float(diff)
 
 
-def test_adagrad_steps_equal_a_numpy_reference():
+@pytest.mark.parametrize("dim", [4, 21])
+@pytest.mark.parametrize("exact_sqrt", [True, False])
+def test_adagrad_steps_equal_a_numpy_reference(dim, exact_sqrt):
+    """Both steps (division by sqrt, and the refined reciprocal square root
+    on AVX2 machines, whose lanes cover dim 21 but 4) against glove.c's."""
     from wv_engine import _glove
 
-    m = make_model()
+    m = make_model(D=dim)
     ref = {k: v.copy() for k, v in m.params.items()}
-    core = _glove.GloVeCore(eta=m.eta, **m.params)
+    core = _glove.GloVeCore(eta=m.eta, exact_sqrt=exact_sqrt, **m.params)
     for i, j, x in [(0, 1, 3.0), (2, 2, 25.0), (1, 0, 0.5), (0, 1, 3.0), (4, 3, 10.0)]:
         cost = core.step(i, j, x, m.x_max, m.alpha)
         expected = reference_step(ref, i, j, x, m.x_max, m.alpha, m.eta)

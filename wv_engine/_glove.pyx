@@ -48,6 +48,7 @@ cdef extern from "glove.h":
         int dim
         int32_t vocab_size
         float eta
+        int exact_sqrt
         int64_t row_stride
         int64_t bias_stride
         float *word
@@ -296,13 +297,15 @@ cdef class GloVeCore:
         wv_glove_model_init(&self.m)
         self._keep = ()
 
-    def __init__(self, *, float eta, float[:, :] word not None, float[:, :] context not None,
+    def __init__(self, *, float eta, bint exact_sqrt=False, float[:, :] word not None, float[:, :] context not None,
                  float[:] word_bias not None, float[:] context_bias not None,
                  float[:, :] word_gradsq not None, float[:, :] context_gradsq not None,
                  float[:] word_bias_gradsq not None, float[:] context_bias_gradsq not None):
         """The four matrices may be views with rows apart (an interleaved
         table, see glove.h) if they share one row stride and are contiguous
-        within a row; the four bias vectors share one stride too."""
+        within a row; the four bias vectors share one stride too. exact_sqrt:
+        divide by sqrt as glove.c instead of the refined reciprocal square
+        root (glove.h)."""
         cdef int32_t V = word.shape[0]
         cdef int dim = word.shape[1]
         cdef Py_ssize_t rs = word.strides[0], bs = word_bias.strides[0]
@@ -328,6 +331,7 @@ cdef class GloVeCore:
         self.m.dim = dim
         self.m.vocab_size = V
         self.m.eta = eta
+        self.m.exact_sqrt = exact_sqrt
         self.m.row_stride = rs // <Py_ssize_t>sizeof(float)
         self.m.bias_stride = bs // <Py_ssize_t>sizeof(float)
         if self.m.row_stride < dim or self.m.bias_stride < 1:

@@ -193,6 +193,9 @@ def _add_glove(sub) -> None:
     p.add_argument("--alpha", type=positive_float, default=0.75, help="weighting exponent")
     p.add_argument("--epochs", type=positive_int, default=25)
     p.add_argument("--eta", type=positive_float, default=0.05, help="AdaGrad's initial learning rate")
+    p.add_argument("--exact-sqrt", action="store_true", default=None,
+                   help="divide each step by sqrt(accumulator) as glove.c does, instead of multiplying by a "
+                        "refined reciprocal square root (within a few float ulps, faster)")
     p.add_argument("--seed", type=_number(int, 0, 2**63 - 1), default=1)
     p.add_argument("--output-vectors", choices=["sum", "word", "concat"], default="sum",
                    help="W + W~ (default), W only, or W and W~ side by side")
@@ -240,7 +243,7 @@ def run_glove(args) -> int:
     settings = dict(dim=args.dim, window=args.window, x_max=args.x_max, alpha=args.alpha, epochs=args.epochs,
                     eta=args.eta, min_count=args.min_count, threads=args.threads, seed=args.seed,
                     memory_limit=args.memory_limit, tmp_dir=args.tmp_dir,
-                    max_vocab_size=args.max_vocab_size, output=args.output_vectors)
+                    max_vocab_size=args.max_vocab_size, output=args.output_vectors, exact_sqrt=args.exact_sqrt)
     settings = {k: v for k, v in settings.items() if v is not None}
     with _cluster(args) as client:
         if args.resume:

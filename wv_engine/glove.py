@@ -88,7 +88,8 @@ class GloVe:
     def __init__(self, *, dim: int = 100, window: int = 10, x_max: float = 100.0, alpha: float = 0.75,
                  epochs: int = 25, eta: float = 0.05, min_count: int = 5, threads: int | None = None,
                  seed: int = 1, memory_limit: int | str | None = None, tmp_dir: str | None = None,
-                 max_vocab_size: int | None = None, output: str = "sum", distance_weighting: bool = True):
+                 max_vocab_size: int | None = None, output: str = "sum", distance_weighting: bool = True,
+                 exact_sqrt: bool = False):
         for name, v in [("dim", dim), ("window", window), ("epochs", epochs), ("min_count", min_count)]:
             _check(name, v, isinstance(v, (int, np.integer)) and v >= 1, "an integer >= 1")
         _check("x_max", x_max, x_max > 0 and np.isfinite(x_max), "> 0")
@@ -104,6 +105,7 @@ class GloVe:
         self.memory_limit = cooccur.parse_size(memory_limit) if memory_limit is not None \
             else cooccur.default_memory_limit()
         self.output, self.distance_weighting = output, bool(distance_weighting)
+        self.exact_sqrt = bool(exact_sqrt)  # glove.c's division; else a refined rsqrt (csrc/glove.h)
         self.vocab: Vocabulary | None = None
         self.cooccurrence: sp.csr_matrix | None = None
         self.params: dict[str, np.ndarray] | None = None
@@ -117,7 +119,7 @@ class GloVe:
         """The settings as a JSON-serialisable dict."""
         return {k: getattr(self, k) for k in (
             "dim", "window", "x_max", "alpha", "epochs", "eta", "min_count", "threads", "seed",
-            "memory_limit", "max_vocab_size", "output", "distance_weighting")}
+            "memory_limit", "max_vocab_size", "output", "distance_weighting", "exact_sqrt")}
 
     # ---- counting -------------------------------------------------------------
     def build_vocab(self, corpus: CorpusSource | None = None, *, vocab: Vocabulary | None = None,
@@ -227,7 +229,7 @@ class GloVe:
         if len(records) == 0:
             raise ValueError("the co-occurrence matrix is empty: nothing to train on")
         if self._core is None:
-            self._core = _glove.GloVeCore(eta=self.eta, **self.params)
+            self._core = _glove.GloVeCore(eta=self.eta, exact_sqrt=self.exact_sqrt, **self.params)
         core = self._core
         core.set_records(records)
         threads = max(1, min(self.threads, len(records) // 1000 or 1))
