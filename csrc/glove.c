@@ -55,15 +55,16 @@ WV_HOT void prefetch_record(const wv_glove_model *m, const wv_glove_record *r) {
     __builtin_prefetch(m->context_bias_gradsq + bj, 1, 3);
 }
 
-/* Both vectors' AdaGrad step: u = clip(fdiff * other) * eta / sqrt(gradsq)
- * into ui, uj, the accumulators grow by the squared step numerators, and
- * the vectors move by -u only if every u is finite (glove.c skips such an
- * update). The sums only decide finiteness, so their order is free. */
-WV_HOT void step_rows_exact(float *restrict wi, float *restrict wj, float *restrict gi, float *restrict gj,
-                            float fdiff, float eta, int dim, float *restrict ui, float *restrict uj) {
+/* Both vectors' AdaGrad step for components [from, to): u = clip(fdiff *
+ * other) * eta / sqrt(gradsq) into ui, uj, and the accumulators grow by
+ * the squared numerators. The steps' sums go to sums[0], sums[1]: they only
+ * decide finiteness, so their order is free. */
+WV_HOT void step_components(const float *restrict wi, const float *restrict wj, float *restrict gi,
+                            float *restrict gj, float fdiff, float eta, int from, int to, float *restrict ui,
+                            float *restrict uj, float *sums) {
     float sum_i = 0.0f, sum_j = 0.0f;
 #pragma omp simd reduction(+ : sum_i, sum_j)
-    for (int b = 0; b < dim; b++) {
+    for (int b = from; b < to; b++) {
         float t1 = clip(fdiff * wj[b]) * eta;
         float t2 = clip(fdiff * wi[b]) * eta;
         ui[b] = t1 / sqrtf(gi[b]);
@@ -73,10 +74,25 @@ WV_HOT void step_rows_exact(float *restrict wi, float *restrict wj, float *restr
         gi[b] += t1 * t1;
         gj[b] += t2 * t2;
     }
-    if (isfinite(sum_i) && isfinite(sum_j)) {
+    sums[0] += sum_i;
+    sums[1] += sum_j;
+}
+
+/* The vectors move by -u only if every u is finite (glove.c skips such an
+ * update). */
+WV_HOT void apply_steps(float *restrict wi, float *restrict wj, const float *restrict ui,
+                        const float *restrict uj, const float *sums, int dim) {
+    if (isfinite(sums[0]) && isfinite(sums[1])) {
         wv_axpy(-1.0f, ui, wi, dim);
         wv_axpy(-1.0f, uj, wj, dim);
     }
+}
+
+WV_HOT void step_rows_exact(float *restrict wi, float *restrict wj, float *restrict gi, float *restrict gj,
+                            float fdiff, float eta, int dim, float *restrict ui, float *restrict uj) {
+    float sums[2] = {0.0f, 0.0f};
+    step_components(wi, wj, gi, gj, fdiff, eta, 0, dim, ui, uj, sums);
+    apply_steps(wi, wj, ui, uj, sums, dim);
 }
 
 #ifdef WV_GLOVE_RSQRT
@@ -109,27 +125,15 @@ __attribute__((target("avx2,fma"))) static void step_rows_rsqrt(float *restrict 
         _mm256_storeu_ps(gi + b, _mm256_add_ps(g1, _mm256_mul_ps(t1, t1)));
         _mm256_storeu_ps(gj + b, _mm256_add_ps(g2, _mm256_mul_ps(t2, t2)));
     }
-    float lanes_i[8], lanes_j[8], sum_i = 0.0f, sum_j = 0.0f;
+    float lanes_i[8], lanes_j[8], sums[2] = {0.0f, 0.0f};
     _mm256_storeu_ps(lanes_i, si);
     _mm256_storeu_ps(lanes_j, sj);
     for (int k = 0; k < 8; k++) {
-        sum_i += lanes_i[k];
-        sum_j += lanes_j[k];
+        sums[0] += lanes_i[k];
+        sums[1] += lanes_j[k];
     }
-    for (; b < dim; b++) { /* the last dim % 8 components */
-        float t1 = clip(fdiff * wj[b]) * eta;
-        float t2 = clip(fdiff * wi[b]) * eta;
-        ui[b] = t1 / sqrtf(gi[b]);
-        uj[b] = t2 / sqrtf(gj[b]);
-        sum_i += ui[b];
-        sum_j += uj[b];
-        gi[b] += t1 * t1;
-        gj[b] += t2 * t2;
-    }
-    if (isfinite(sum_i) && isfinite(sum_j)) {
-        wv_axpy(-1.0f, ui, wi, dim);
-        wv_axpy(-1.0f, uj, wj, dim);
-    }
+    step_components(wi, wj, gi, gj, fdiff, eta, b, dim, ui, uj, sums); /* the last dim % 8 */
+    apply_steps(wi, wj, ui, uj, sums, dim);
 }
 
 static int has_avx2(void) {

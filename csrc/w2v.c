@@ -83,8 +83,13 @@ WV_HOT float ns_gradient(const wv_sigmoid_table *t, float f, float label, float 
     return (label - t->sigmoid[wv_sigmoid_index(f)]) * alpha;
 }
 
+/* word2vec.c's NS step, one output row after another: each row's dot
+ * product sees the changes of the rows before it (a negative drawn twice
+ * is trained twice, the second time from its new value). Taking all dot
+ * products first where the rows are distinct, as hs_update does, was
+ * measured slower here for CBOW (RESULTS.md). */
 WV_HOT double ns_update(wv_w2v_model *m, const out_rows *rows, const float *h, int32_t target,
-                               const int32_t *negatives, int n_neg, float *neu1e, float alpha) {
+                        const int32_t *negatives, int n_neg, float *neu1e, float alpha) {
     const int dim = m->cfg.dim;
     double loss = 0.0;
     for (int d = -1; d < n_neg; d++) {
@@ -110,18 +115,23 @@ WV_HOT double hs_update(wv_w2v_model *m, const out_rows *rows, const float *h, i
     /* All dot products first: the path's nodes are distinct and h does not
      * change during the walk, so this equals word2vec.c's interleaved order
      * exactly, and the node loads can overlap in the memory system. */
-    float f[WV_MAX_CODE_LENGTH];
-    for (int d = 0; d < len; d++) f[d] = wv_dot(h, out_row(rows, point[d], dim), dim);
+    float f[WV_MAX_CODE_LENGTH], g[WV_MAX_CODE_LENGTH];
+    float *outs[WV_MAX_CODE_LENGTH];
+    for (int d = 0; d < len; d++) outs[d] = out_row(rows, point[d], dim);
+    wv_dots(h, (const float *const *)outs, len, dim, f);
     double loss = 0.0;
+    int n = 0; /* the nodes that train, packed */
     for (int d = 0; d < len; d++) {
         loss -= wv_log_sigmoid(&m->sigmoid, code[d] ? -f[d] : f[d]);
         /* word2vec.c skips (does not saturate) outside the table in HS */
         if (f[d] <= -WV_SIGMOID_MAX || f[d] >= WV_SIGMOID_MAX) continue;
-        float g = (1.0f - code[d] - m->sigmoid.sigmoid[wv_sigmoid_index(f[d])]) * alpha;
-        float *out = out_row(rows, point[d], dim);
-        wv_axpy(g, out, neu1e, dim);
-        wv_axpy(g, h, out, dim);
+        g[n] = (1.0f - code[d] - m->sigmoid.sigmoid[wv_sigmoid_index(f[d])]) * alpha;
+        outs[n++] = outs[d];
     }
+    /* neu1e is zero on entry in training, so its sum in registers rounds as
+     * word2vec.c's running sum; each node's row enters it before it changes. */
+    wv_add_combination(neu1e, (const float *const *)outs, g, 1, n, dim);
+    for (int d = 0; d < n; d++) wv_axpy(g[d], h, outs[d], dim);
     return loss;
 }
 

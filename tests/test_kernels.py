@@ -13,9 +13,10 @@ def sigmoid(x):
 
 def make_core(loss, V=6, dim=5, seed=0, counts=None):
     rng = np.random.default_rng(seed)
-    inp = (rng.standard_normal((V, dim)) * 0.4).astype(np.float32)
+    scale = 0.4 * np.sqrt(5 / dim)  # dot products of the same size at any dim
+    inp = (rng.standard_normal((V, dim)) * scale).astype(np.float32)
     rows = V - 1 if loss == "hs" else V
-    out = (rng.standard_normal((rows, dim)) * 0.4).astype(np.float32)
+    out = (rng.standard_normal((rows, dim)) * scale).astype(np.float32)
     counts = np.array(counts if counts is not None else sorted(rng.integers(1, 50, V))[::-1])
     vocab = Vocabulary([f"w{i}" for i in range(V)], counts)
     core = _word2vec.Word2VecCore(
@@ -39,8 +40,10 @@ def ns_loss(h, out, target, negs):
     return -np.log(sigmoid(h @ out[target])) - sum(np.log(sigmoid(-(h @ out[j]))) for j in negs)
 
 
-def test_ns_step_matches_gradient():
-    core, inp, out, _ = make_core("ns")
+# dim 45 = 32 + 8 + 4 + 1 runs every block size of the vector kernels
+@pytest.mark.parametrize("dim", [5, 45])
+def test_ns_step_matches_gradient(dim):
+    core, inp, out, _ = make_core("ns", dim=dim)
     h = inp[2].copy()
     target, negs, alpha = 1, [0, 3, 5], 0.1
     before = out.astype(np.float64)
@@ -67,6 +70,32 @@ def test_ns_skips_a_negative_equal_to_the_target():
     np.testing.assert_array_equal(e_dup, e_one)
 
 
+def test_a_negative_drawn_twice_is_trained_twice_in_turn():
+    """As word2vec.c: the second draw's dot product sees the first draw's
+    change to that row (float64 reference with the exact sigmoid)."""
+    core, inp, out, _ = make_core("ns", dim=45)
+    h, alpha = inp[2].copy(), 0.5
+    h64 = h.astype(np.float64)
+
+    def reference(in_turn):
+        rows, e = out.astype(np.float64), np.zeros(45)
+        old = rows.copy()
+        for word, label in [(1, 1.0), (3, 0.0), (3, 0.0), (4, 0.0)]:
+            seen = rows[word] if in_turn else old[word]
+            g = (label - sigmoid(h64 @ seen)) * alpha
+            e += g * seen
+            rows[word] += g * h64
+        return rows, e
+
+    rows, e = reference(in_turn=True)
+    _, e_batched = reference(in_turn=False)  # both draws from the old row: what must not happen
+    tol_e, tol_rows = alpha * 4 * 3e-3 * np.abs(rows).max(), alpha * 2 * 3e-3 * np.abs(h).max() + 1e-7
+    assert np.abs(e_batched - e).max() > 3 * tol_e
+    _, neu1e = core.step(h, 1, [3, 3, 4], alpha)
+    np.testing.assert_allclose(neu1e, e, atol=tol_e)
+    np.testing.assert_allclose(out, rows, atol=tol_rows)
+
+
 def test_ns_saturates_outside_the_table_like_word2vec_c():
     core, inp, out, _ = make_core("ns", dim=2)
     out[1] = [10.0, 0.0]
@@ -86,8 +115,9 @@ def hs_loss(h, out, lengths, codes, points, target):
     return total
 
 
-def test_hs_step_matches_gradient():
-    core, inp, out, vocab = make_core("hs", V=7, counts=[40, 30, 20, 10, 5, 3, 1])
+@pytest.mark.parametrize("dim", [5, 45])
+def test_hs_step_matches_gradient(dim):
+    core, inp, out, vocab = make_core("hs", V=7, dim=dim, counts=[40, 30, 20, 10, 5, 3, 1])
     lengths, codes, points = vocab.huffman()
     h = inp[3].copy()
     before = out.astype(np.float64)
