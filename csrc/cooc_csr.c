@@ -118,4 +118,5 @@ void wv_cooc_to_csr(const wv_cooc_result *r, int32_t vocab_size, int64_t *indptr
     /* Each cursor stopped at its row's end, the next row's start: shift back. */
     memmove(indptr + 1, indptr, (size_t)vocab_size * sizeof *indptr);
     indptr[0] = 0;
+    if (slices != &one) free(slices);
 }

@@ -562,6 +562,26 @@ static int emit_part(void *ctx, const rec_t *rec) {
     return 0;
 }
 
+/* Sizes an empty part for `most` records at once, sparing the copies of
+ * growing it (pages not written stay unmapped); on failure it stays empty
+ * and grows as records come. */
+static void part_reserve(wv_cooc_part *p, int64_t most) {
+    if (most <= 0) return;
+    p->rows = malloc((size_t)most * sizeof *p->rows);
+    p->cols = malloc((size_t)most * sizeof *p->cols);
+    p->units = malloc((size_t)most * sizeof *p->units);
+    if (p->rows && p->cols && p->units) {
+        p->cap = most;
+        return;
+    }
+    free(p->rows);
+    free(p->cols);
+    free(p->units);
+    p->rows = NULL;
+    p->cols = NULL;
+    p->units = NULL;
+}
+
 typedef struct {
     run_t *runs;
     int n_runs;
@@ -581,6 +601,7 @@ static void *merge_part(void *arg) {
         return NULL;
     }
     int rc = WV_COOC_OK;
+    int64_t most = 0; /* records the part can have: what its sources hold */
     for (int i = 0; i < m->n_runs && rc == WV_COOC_OK; i++) {
         int64_t lo, hi;
         if (run_lower_bound(&m->runs[i], make_key(m->row_begin, 0), &lo) ||
@@ -588,9 +609,12 @@ static void *merge_part(void *arg) {
             rc = WV_COOC_IO;
         else if (init_run_source(&src[i], &m->runs[i], lo, hi))
             rc = WV_COOC_NOMEM;
+        most += hi - lo;
     }
     if (rc == WV_COOC_OK) {
         init_dense_source(&src[m->n_runs], m->dense, m->layout, m->row_begin, m->row_end);
+        most += m->layout->row_start[src[m->n_runs].row_end] - m->layout->row_start[src[m->n_runs].row];
+        part_reserve(m->part, most);
         sink_t sink = {emit_part, m->part};
         rc = merge_sources(src, m->n_runs + 1, &sink);
         if (rc == WV_COOC_IO && m->part->cap == m->part->n) rc = WV_COOC_NOMEM; /* the sink failed to grow */
