@@ -10,7 +10,8 @@
 # 3. the hot-row merge interval at MAX_THREADS: this build against one with
 #    CFLAGS=-DWV_HOT_SYNC_WORDS=4096 (csrc/w2v.c), runs alternated;
 # 4. glove_scaling.py.
-# Builds in place first (python3 setup.py build_ext --inplace). Every step
+# Builds in place first (build_ext --inplace --force: setuptools does not
+# notice a changed header, and a kept build may be stale). Every step
 # writes JSON into OUT_DIR and prints its table.
 set -uo pipefail
 out=${1:?OUT_DIR}; corpus=$(realpath "${2:?CORPUS}"); max=${3:-$(nproc)}
@@ -18,7 +19,7 @@ mkdir -p "$out"; out=$(realpath "$out")
 here=$(cd "$(dirname "$0")/.." && pwd)
 export PYTHONUNBUFFERED=1
 cd "$here"
-python3 setup.py build_ext --inplace > "$out/build.log" 2>&1 || { tail -20 "$out/build.log"; exit 1; }
+python3 setup.py build_ext --inplace --force > "$out/build.log" 2>&1 || { tail -20 "$out/build.log"; exit 1; }
 
 curve=1
 for t in 2 4 8 12 16 24 32 48 64; do [ "$t" -le "$max" ] && curve="$curve,$t"; done
