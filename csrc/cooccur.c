@@ -1,4 +1,4 @@
-#define _POSIX_C_SOURCE 200809L /* mkstemp, fdopen, fseeko */
+#define _POSIX_C_SOURCE 200809L /* mkstemp, fdopen, pread */
 
 #include "cooccur.h"
 
@@ -609,7 +609,8 @@ static void *merge_part(void *arg) {
             rc = WV_COOC_IO;
         else if (init_run_source(&src[i], &m->runs[i], lo, hi))
             rc = WV_COOC_NOMEM;
-        most += hi - lo;
+        else
+            most += hi - lo;
     }
     if (rc == WV_COOC_OK) {
         init_dense_source(&src[m->n_runs], m->dense, m->layout, m->row_begin, m->row_end);

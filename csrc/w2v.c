@@ -52,7 +52,7 @@ struct wv_w2v_worker {
     float *scratch;            /* softmax scores: vocab_size */
     int32_t *negatives;        /* negative */
     int32_t *next_negatives;   /* the next negative set, drawn ahead: the next word's or pair's */
-    float *window_delta;       /* shared negatives: (2 * window + negative + 1) x dim */
+    float *window_delta;       /* shared negatives: the output rows' changes, (negative + 1) x dim */
     out_rows rows;             /* output rows, hot ones private */
     float *hot_snapshot;       /* the hot rows as last merged */
     double loss;
@@ -476,7 +476,7 @@ int wv_w2v_start_epoch(wv_w2v_model *m, int epoch, int n_threads) {
         w->scratch = wv_alloc_lines(m->cfg.loss == WV_LOSS_SOFTMAX ? (size_t)m->vocab_size * sizeof(float)
                                                                    : sizeof(float));
         w->window_delta = m->cfg.shared_negatives
-            ? wv_alloc_lines((size_t)(2 * m->cfg.window + m->cfg.negative + 1) * dim * sizeof(float))
+            ? wv_alloc_lines((size_t)(m->cfg.negative + 1) * dim * sizeof(float))
             : wv_alloc_lines(sizeof(float));
         if (!w->sentence || !w->neu1 || !w->neu1e || !w->negatives || !w->next_negatives || !w->scratch ||
             !w->window_delta) {

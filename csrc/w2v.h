@@ -86,7 +86,7 @@ double wv_w2v_step(wv_w2v_model *m, const float *h, int32_t target,
 
 /* One shared-negatives window (skip-gram NS) as the loop does it, for tests:
  * m_ctx <= 128 context ids, cfg.negative negatives; scratch holds
- * (m_ctx + negative + 1) x dim floats. Returns the window's loss. */
+ * (negative + 1) x dim floats. Returns the window's loss. */
 double wv_w2v_window_step(wv_w2v_model *m, const int32_t *ctx, int m_ctx, int32_t target,
                           const int32_t *negatives, float alpha, float *scratch);
 

@@ -337,6 +337,6 @@ cdef class Word2VecCore:
         for a in (np.asarray(ctx), np.asarray(neg)):
             if a.min() < 0 or a.max() >= self.m.vocab_size:
                 raise ValueError("ids out of range")
-        scratch = np.zeros((ctx.shape[0] + neg.shape[0] + 1) * self.m.cfg.dim, dtype=np.float32)
+        scratch = np.zeros((neg.shape[0] + 1) * self.m.cfg.dim, dtype=np.float32)
         cdef float[::1] s = scratch
         return wv_w2v_window_step(&self.m, &ctx[0], ctx.shape[0], target, &neg[0], alpha, &s[0])
