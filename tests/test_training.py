@@ -164,17 +164,20 @@ def _id_corpus(lengths, vocab_size=500, seed=0):
     return vocab, EncodedCorpus(ids=ids, tokens=words, words=words, oov=0, sentences=len(lengths))
 
 
-@pytest.mark.parametrize("threads", [1, 3, 8])
-def test_every_sentence_is_trained_once_whatever_the_thread_count(threads):
-    """Threads claim chunks of the id stream as they go. With fixed windows
-    and no subsampling, skip-gram's predictions are exactly the in-sentence
-    pairs within the window, counted here from the sentence lengths: a chunk
+@pytest.mark.parametrize("threads,sentences", [(1, 12_000), (3, 12_000), (8, 12_000), (1, 50_000), (3, 50_000)])
+def test_every_sentence_is_trained_once_whatever_the_thread_count(threads, sentences):
+    """Threads claim chunks of the id stream as they go, in an order that
+    interleaves at least 64 regions of the corpus. With fixed windows and no
+    subsampling, skip-gram's predictions are exactly the in-sentence pairs
+    within the window, counted here from the sentence lengths: a chunk
     skipped or trained twice, or a sentence cut at a chunk boundary, would
-    change the count."""
-    lengths = np.random.default_rng(3).integers(1, 60, 12_000)  # ~350k ids: ~20 chunks
+    change the count. 12,000 sentences are ~20 chunks (visited in order),
+    50,000 are ~90 (64 regions of 2 chunks, the last ones short)."""
+    lengths = np.random.default_rng(3).integers(1, 60, sentences)
     vocab, corpus = _id_corpus(lengths)
     window = 3
-    expected = sum(int(min(i + window, n - 1) - max(i - window, 0)) for n in lengths for i in range(n))
+    pairs = {n: sum(min(i + window, n - 1) - max(i - window, 0) for i in range(n)) for n in range(1, 60)}
+    expected = int(sum(pairs[int(n)] for n in lengths))
     m = Word2Vec(dim=8, min_count=1, sample=0, window=window, shrink_windows=False,
                  epochs=2, threads=threads, shared_negatives=threads != 3)
     m.build_vocab(vocab=vocab)
