@@ -44,11 +44,11 @@ def main() -> None:
     p.add_argument("--modes", default="sg-ns")
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--sample", type=float, default=1e-4)
-    p.add_argument("--hot-rows", default=str(Word2Vec().hot_rows), help="comma-separated values to sweep")
+    p.add_argument("--hot-rows", default="auto", help="comma-separated values to sweep (auto: the default per loss)")
     p.add_argument("--json", metavar="PATH")
     args = p.parse_args()
     threads = [int(t) for t in args.threads.split(",")]
-    hot_rows = [int(h) for h in args.hot_rows.split(",")]
+    hot_rows = [None if h == "auto" else int(h) for h in args.hot_rows.split(",")]
     t0 = time.perf_counter()
     vocab = Vocabulary.build(args.corpus, min_count=5)
     probe = Word2Vec(min_count=5)
@@ -66,13 +66,13 @@ def main() -> None:
                                  alpha=0.05 if arch == "cbow" else 0.025, hot_rows=hot)
                     m.build_vocab(vocab=vocab)
                     stats = m.train(encoded, progress=False)
-                    runs.append({"mode": mode, "threads": n, "hot_rows": hot, "repeat": r,
+                    runs.append({"mode": mode, "threads": n, "hot_rows": m.hot_rows, "repeat": r,
                                  "words_per_sec": stats.words_per_sec, "seconds": stats.train_seconds})
-                    print(f"{mode} hot_rows={hot} threads={n} repeat={r}: "
+                    print(f"{mode} hot_rows={m.hot_rows} threads={n} repeat={r}: "
                           f"{stats.words_per_sec:,.0f} words/s", flush=True)
     print("\n| mode | hot rows | threads | words/s (median) | speed-up vs 1 thread |\n|---|---|---|---|---|")
     for mode in args.modes.split(","):
-        for hot in hot_rows:
+        for hot in sorted({x["hot_rows"] for x in runs if x["mode"] == mode}):
             base = None
             for n in threads:
                 med = statistics.median(x["words_per_sec"] for x in runs

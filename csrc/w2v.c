@@ -19,6 +19,16 @@
 #ifndef WV_HOT_SYNC_WORDS
 #define WV_HOT_SYNC_WORDS 1024
 #endif
+/* ... or sooner, once a thread has made this many updates to its hot rows.
+ * Each thread's changes to a row are added up at the merge; where one
+ * thread's copy has moved most of the way to that thread's own optimum, T
+ * such changes overshoot T-fold. In NS the hottest row takes a few dozen
+ * updates per 1,024 words and the word count decides; in skip-gram HS the
+ * root is on every pair's path and took thousands: 1-epoch analogy fell
+ * from 22.2 to 14.8 at 16 threads and to 5.8 at 64 (RESULTS.md). */
+#ifndef WV_HOT_SYNC_TOUCHES
+#define WV_HOT_SYNC_TOUCHES 2048
+#endif
 /* Ids per unit of work: threads claim chunks from a shared counter, so the
  * epoch ends when the work runs out, not when the slowest of T fixed shards
  * does (text regions differ in subsampling and sentence length; at 16
@@ -45,9 +55,20 @@ typedef struct {
     float *shared;
     float *local;
     int32_t lo, hi;
+    int32_t touches;   /* accesses to the private rows since the last merge */
 } out_rows;
 
-WV_HOT float *out_row(const out_rows *o, int32_t r, int dim) {
+/* Row r for reading and updating (counted towards the next merge). */
+WV_HOT float *out_row(out_rows *o, int32_t r, int dim) {
+    if (r >= o->lo && r < o->hi) {
+        o->touches++;
+        return o->local + (size_t)(r - o->lo) * dim;
+    }
+    return o->shared + (size_t)r * dim;
+}
+
+/* Where row r is, for prefetching (not counted). */
+WV_HOT const float *peek_row(const out_rows *o, int32_t r, int dim) {
     return (r >= o->lo && r < o->hi) ? o->local + (size_t)(r - o->lo) * dim : o->shared + (size_t)r * dim;
 }
 
@@ -95,7 +116,7 @@ WV_HOT float ns_gradient(const wv_sigmoid_table *t, float f, float label, float 
  * is trained twice, the second time from its new value). Taking all dot
  * products first where the rows are distinct, as hs_update does, was
  * measured slower here for CBOW (RESULTS.md). */
-WV_HOT double ns_update(wv_w2v_model *m, const out_rows *rows, const float *h, int32_t target,
+WV_HOT double ns_update(wv_w2v_model *m, out_rows *rows, const float *h, int32_t target,
                         const int32_t *negatives, int n_neg, float *neu1e, float alpha) {
     const int dim = m->cfg.dim;
     double loss = 0.0;
@@ -113,7 +134,7 @@ WV_HOT double ns_update(wv_w2v_model *m, const out_rows *rows, const float *h, i
     return loss;
 }
 
-WV_HOT double hs_update(wv_w2v_model *m, const out_rows *rows, const float *h, int32_t target,
+WV_HOT double hs_update(wv_w2v_model *m, out_rows *rows, const float *h, int32_t target,
                                float *neu1e, float alpha) {
     const int dim = m->cfg.dim;
     const uint8_t *restrict code = m->codes + (size_t)target * WV_MAX_CODE_LENGTH;
@@ -166,7 +187,7 @@ WV_HOT double softmax_update(wv_w2v_model *m, const float *h, int32_t target,
     return loss;
 }
 
-WV_HOT double predict(wv_w2v_model *m, const out_rows *rows, const float *h, int32_t target,
+WV_HOT double predict(wv_w2v_model *m, out_rows *rows, const float *h, int32_t target,
                              const int32_t *negatives, int n_neg, float *neu1e,
                              float alpha, float *scratch) {
     switch (m->cfg.loss) {
@@ -179,14 +200,15 @@ WV_HOT double predict(wv_w2v_model *m, const out_rows *rows, const float *h, int
 double wv_w2v_step(wv_w2v_model *m, const float *h, int32_t target,
                    const int32_t *negatives, int n_negatives, float *neu1e,
                    float alpha, float *scratch) {
-    out_rows rows = {m->output, NULL, 0, 0};
+    out_rows rows = {m->output, NULL, 0, 0, 0};
     return predict(m, &rows, h, target, negatives, n_negatives, neu1e, alpha, scratch);
 }
 
 /* Merges this thread's changes to its hot rows into the shared rows and
  * refreshes its copy with what the other threads merged meanwhile. */
 WV_HOT void sync_hot_rows(wv_w2v_worker *w) {
-    const out_rows *o = &w->rows;
+    out_rows *o = &w->rows;
+    o->touches = 0;
     if (o->lo == o->hi) return;
     size_t n = (size_t)(o->hi - o->lo) * (size_t)w->m->cfg.dim;
     float *shared = o->shared + (size_t)o->lo * w->m->cfg.dim;
@@ -256,7 +278,7 @@ double wv_w2v_window_step(wv_w2v_model *m, const int32_t *ctx, int m_ctx, int32_
     w.m = m;
     w.negatives = (int32_t *)negatives;
     w.window_delta = scratch;
-    w.rows = (out_rows){m->output, NULL, 0, 0};
+    w.rows = (out_rows){m->output, NULL, 0, 0, 0};
     return sg_ns_window(&w, ctx, m_ctx, target, alpha);
 }
 
@@ -265,7 +287,7 @@ WV_HOT void draw_next_negatives(wv_w2v_worker *w, wv_rng *rng) {
     wv_w2v_model *m = w->m;
     draw_negatives(m, rng, w->next_negatives);
     for (int d = 0; d < m->cfg.negative; d++)
-        wv_prefetch_span(out_row(&w->rows, w->next_negatives[d], m->cfg.dim), (size_t)m->cfg.dim);
+        wv_prefetch_span(peek_row(&w->rows, w->next_negatives[d], m->cfg.dim), (size_t)m->cfg.dim);
 }
 
 /* Look-ahead for centre word i (the next one), issued while the current
@@ -281,11 +303,11 @@ WV_HOT void prefetch_next_word(wv_w2v_worker *w, wv_rng *rng, const int32_t *sen
     const int dim = m->cfg.dim;
     const int32_t word = sen[i];
     if (m->cfg.loss == WV_LOSS_NS) {
-        wv_prefetch_span(out_row(&w->rows, word, dim), (size_t)dim);
+        wv_prefetch_span(peek_row(&w->rows, word, dim), (size_t)dim);
         if (draw_ahead) draw_next_negatives(w, rng);
     } else if (m->cfg.loss == WV_LOSS_HS) {
         const int32_t *point = m->points + (size_t)word * WV_MAX_CODE_LENGTH;
-        for (int d = 0; d < m->code_length[word]; d++) wv_prefetch_span(out_row(&w->rows, point[d], dim), (size_t)dim);
+        for (int d = 0; d < m->code_length[word]; d++) wv_prefetch_span(peek_row(&w->rows, point[d], dim), (size_t)dim);
     }
     if (i + m->cfg.window < len) wv_prefetch_span(m->input + (size_t)sen[i + m->cfg.window] * dim, (size_t)dim);
 }
@@ -321,6 +343,7 @@ WV_HOT void train_sentence(wv_w2v_worker *w, wv_rng *rng, int len, float alpha,
         } else if (pair_ahead && i == 0) {
             draw_negatives(m, rng, w->negatives); /* the first pair's */
         }
+        if (w->rows.touches >= WV_HOT_SYNC_TOUCHES) sync_hot_rows(w);
         if (i + 1 < len) prefetch_next_word(w, rng, sen, i + 1, len, draw_ahead);
         if (m->cfg.arch == WV_SKIPGRAM && m->cfg.shared_negatives && n_neg) {
             int32_t ctx[2 * 64];

@@ -74,9 +74,12 @@ class Word2Vec:
 
     hot_rows: with several threads, each keeps a private copy of this many
     of the most contended output rows (the most frequent words' NS rows, the
-    top of the HS tree) and merges its changes every 1,024 words, instead of
-    bouncing those cache lines between cores on every update. 0 turns it off
-    (plain Hogwild); one thread never uses it.
+    top of the HS tree) and merges its changes every 1,024 words, or after
+    2,048 updates to them if sooner, instead of bouncing those cache lines
+    between cores on every update. Default 1,024 for NS and 256 for HS (the
+    top of the tree is updated by every pair, so its merges come often and
+    each costs its rows). 0 turns it off (plain Hogwild); one thread never
+    uses it.
 
     shared_negatives (skip-gram NS): draw one set of negatives per centre
     word and train the whole window against it as two small matrices
@@ -95,7 +98,7 @@ class Word2Vec:
                  threads: int | None = None, seed: int = 1, max_vocab_size: int | None = None,
                  max_final_vocab: int | None = None, ns_exponent: float = 0.75,
                  cbow_mean: bool = True, shrink_windows: bool = True,
-                 max_sentence_length: int = 1000, hot_rows: int = 1024, shared_negatives: bool | None = None):
+                 max_sentence_length: int = 1000, hot_rows: int | None = None, shared_negatives: bool | None = None):
         _check("arch", arch, arch in ARCHS, f"one of {ARCHS}")
         _check("loss", loss, loss in LOSSES, f"one of {LOSSES}")
         for name, v in [("dim", dim), ("window", window), ("epochs", epochs), ("min_count", min_count),
@@ -126,6 +129,8 @@ class Word2Vec:
         self.max_vocab_size, self.max_final_vocab = max_vocab_size, max_final_vocab
         self.ns_exponent, self.cbow_mean = float(ns_exponent), bool(cbow_mean)
         self.shrink_windows, self.max_sentence_length = bool(shrink_windows), int(max_sentence_length)
+        if hot_rows is None:  # the default: fewer for HS, whose hot rows take many more updates each
+            hot_rows = 256 if loss == "hs" else 1024
         _check("hot_rows", hot_rows, isinstance(hot_rows, (int, np.integer)) and hot_rows >= 0, "an integer >= 0")
         self.hot_rows = int(hot_rows)
         fits = window <= 64 and negative <= 63
