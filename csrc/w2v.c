@@ -19,15 +19,16 @@
 #ifndef WV_HOT_SYNC_WORDS
 #define WV_HOT_SYNC_WORDS 1024
 #endif
-/* ... or sooner, once a thread has made this many updates to its hot rows.
- * Each thread's changes to a row are added up at the merge; where one
- * thread's copy has moved most of the way to that thread's own optimum, T
- * such changes overshoot T-fold. In NS the hottest row takes a few dozen
- * updates per 1,024 words and the word count decides; in skip-gram HS the
- * root is on every pair's path and took thousands: 1-epoch analogy fell
- * from 22.2 to 14.8 at 16 threads and to 5.8 at 64 (RESULTS.md). */
+/* ... or sooner, in HS, once a thread has updated its copy of the root this
+ * many times. Each thread's changes to a row are added up at the merge;
+ * where one thread's copy has moved most of the way to that thread's own
+ * optimum, T such changes overshoot T-fold. In NS the hottest row (the most
+ * frequent word's) takes ~60 updates per 1,024 words with shared negatives;
+ * in skip-gram HS the root is on every pair's path and took thousands:
+ * 1-epoch analogy fell from 22.2 to 14.8 at 16 threads and to 5.8 at 64
+ * (RESULTS.md). */
 #ifndef WV_HOT_SYNC_TOUCHES
-#define WV_HOT_SYNC_TOUCHES 2048
+#define WV_HOT_SYNC_TOUCHES 256
 #endif
 /* Ids per unit of work: threads claim chunks from a shared counter, so the
  * epoch ends when the work runs out, not when the slowest of T fixed shards
@@ -55,20 +56,14 @@ typedef struct {
     float *shared;
     float *local;
     int32_t lo, hi;
-    int32_t touches;   /* accesses to the private rows since the last merge */
+    int32_t hottest;   /* the private row updated most often; -1: none */
+    int32_t touches;   /* its updates since the last merge, counted in HS
+                        * only (the NS kernels ran 25% slower with a count,
+                        * even outside their loops; their hottest row takes a
+                        * few hundred updates per 1,024 words at most) */
 } out_rows;
 
-/* Row r for reading and updating (counted towards the next merge). */
-WV_HOT float *out_row(out_rows *o, int32_t r, int dim) {
-    if (r >= o->lo && r < o->hi) {
-        o->touches++;
-        return o->local + (size_t)(r - o->lo) * dim;
-    }
-    return o->shared + (size_t)r * dim;
-}
-
-/* Where row r is, for prefetching (not counted). */
-WV_HOT const float *peek_row(const out_rows *o, int32_t r, int dim) {
+WV_HOT float *out_row(const out_rows *o, int32_t r, int dim) {
     return (r >= o->lo && r < o->hi) ? o->local + (size_t)(r - o->lo) * dim : o->shared + (size_t)r * dim;
 }
 
@@ -116,7 +111,7 @@ WV_HOT float ns_gradient(const wv_sigmoid_table *t, float f, float label, float 
  * is trained twice, the second time from its new value). Taking all dot
  * products first where the rows are distinct, as hs_update does, was
  * measured slower here for CBOW (RESULTS.md). */
-WV_HOT double ns_update(wv_w2v_model *m, out_rows *rows, const float *h, int32_t target,
+WV_HOT double ns_update(wv_w2v_model *m, const out_rows *rows, const float *h, int32_t target,
                         const int32_t *negatives, int n_neg, float *neu1e, float alpha) {
     const int dim = m->cfg.dim;
     double loss = 0.0;
@@ -145,7 +140,12 @@ WV_HOT double hs_update(wv_w2v_model *m, out_rows *rows, const float *h, int32_t
      * exactly, and the node loads can overlap in the memory system. */
     float f[WV_MAX_CODE_LENGTH], g[WV_MAX_CODE_LENGTH];
     float *outs[WV_MAX_CODE_LENGTH];
-    for (int d = 0; d < len; d++) outs[d] = out_row(rows, point[d], dim);
+    int32_t hottest_hits = 0;
+    for (int d = 0; d < len; d++) {
+        outs[d] = out_row(rows, point[d], dim);
+        hottest_hits += point[d] == rows->hottest;
+    }
+    rows->touches += hottest_hits;
     wv_dots(h, (const float *const *)outs, len, dim, f);
     double loss = 0.0;
     int n = 0; /* the nodes that train, packed */
@@ -200,7 +200,7 @@ WV_HOT double predict(wv_w2v_model *m, out_rows *rows, const float *h, int32_t t
 double wv_w2v_step(wv_w2v_model *m, const float *h, int32_t target,
                    const int32_t *negatives, int n_negatives, float *neu1e,
                    float alpha, float *scratch) {
-    out_rows rows = {m->output, NULL, 0, 0, 0};
+    out_rows rows = {m->output, NULL, 0, 0, -1, 0};
     return predict(m, &rows, h, target, negatives, n_negatives, neu1e, alpha, scratch);
 }
 
@@ -278,7 +278,7 @@ double wv_w2v_window_step(wv_w2v_model *m, const int32_t *ctx, int m_ctx, int32_
     w.m = m;
     w.negatives = (int32_t *)negatives;
     w.window_delta = scratch;
-    w.rows = (out_rows){m->output, NULL, 0, 0, 0};
+    w.rows = (out_rows){m->output, NULL, 0, 0, -1, 0};
     return sg_ns_window(&w, ctx, m_ctx, target, alpha);
 }
 
@@ -287,7 +287,7 @@ WV_HOT void draw_next_negatives(wv_w2v_worker *w, wv_rng *rng) {
     wv_w2v_model *m = w->m;
     draw_negatives(m, rng, w->next_negatives);
     for (int d = 0; d < m->cfg.negative; d++)
-        wv_prefetch_span(peek_row(&w->rows, w->next_negatives[d], m->cfg.dim), (size_t)m->cfg.dim);
+        wv_prefetch_span(out_row(&w->rows, w->next_negatives[d], m->cfg.dim), (size_t)m->cfg.dim);
 }
 
 /* Look-ahead for centre word i (the next one), issued while the current
@@ -303,11 +303,11 @@ WV_HOT void prefetch_next_word(wv_w2v_worker *w, wv_rng *rng, const int32_t *sen
     const int dim = m->cfg.dim;
     const int32_t word = sen[i];
     if (m->cfg.loss == WV_LOSS_NS) {
-        wv_prefetch_span(peek_row(&w->rows, word, dim), (size_t)dim);
+        wv_prefetch_span(out_row(&w->rows, word, dim), (size_t)dim);
         if (draw_ahead) draw_next_negatives(w, rng);
     } else if (m->cfg.loss == WV_LOSS_HS) {
         const int32_t *point = m->points + (size_t)word * WV_MAX_CODE_LENGTH;
-        for (int d = 0; d < m->code_length[word]; d++) wv_prefetch_span(peek_row(&w->rows, point[d], dim), (size_t)dim);
+        for (int d = 0; d < m->code_length[word]; d++) wv_prefetch_span(out_row(&w->rows, point[d], dim), (size_t)dim);
     }
     if (i + m->cfg.window < len) wv_prefetch_span(m->input + (size_t)sen[i + m->cfg.window] * dim, (size_t)dim);
 }
@@ -523,6 +523,7 @@ int wv_w2v_start_epoch(wv_w2v_model *m, int epoch, int n_threads) {
         w->rows.shared = m->output;
         w->rows.lo = m->cfg.loss == WV_LOSS_HS ? out_rows_n - hot : 0;
         w->rows.hi = w->rows.lo + hot;
+        w->rows.hottest = hot > 0 && m->cfg.loss == WV_LOSS_HS ? w->rows.hi - 1 : -1; /* the root */
         if (hot > 0) {
             size_t bytes = (size_t)hot * dim * sizeof(float);
             w->rows.local = wv_alloc_lines(bytes);

@@ -74,9 +74,9 @@ class Word2Vec:
 
     hot_rows: with several threads, each keeps a private copy of this many
     of the most contended output rows (the most frequent words' NS rows, the
-    top of the HS tree) and merges its changes every 1,024 words, or after
-    2,048 updates to them if sooner, instead of bouncing those cache lines
-    between cores on every update. Default 1,024 for NS and 256 for HS (the
+    top of the HS tree) and merges its changes every 1,024 words (in HS also
+    after every 256 updates of the root), instead of bouncing those cache
+    lines between cores on every update. Default 1,024 for NS and 256 for HS (the
     top of the tree is updated by every pair, so its merges come often and
     each costs its rows). 0 turns it off (plain Hogwild); one thread never
     uses it.
