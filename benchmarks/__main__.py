@@ -83,8 +83,22 @@ def parse_args(argv=None) -> argparse.Namespace:
     return a
 
 
+def _importable_engine() -> str | None:
+    """The runs import wv_engine from this repository (PYTHONPATH is its root),
+    so its compiled modules must be built in place; None when they are."""
+    try:
+        import wv_engine  # noqa: F401  (from the repository root: the source tree)
+    except ImportError as exc:
+        return f"{exc}\nFrom a clone, `pip install -e \".[bench]\"` builds it in place and installs the peers."
+    return None
+
+
 def main(argv=None) -> int:
     a = parse_args(argv)
+    why = _importable_engine()
+    if why:
+        print(why, file=sys.stderr)
+        return 2
     out = os.path.abspath(a.out)
     runs_dir = os.path.join(out, "runs")
     os.makedirs(runs_dir, exist_ok=True)

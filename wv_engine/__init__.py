@@ -3,6 +3,30 @@
 The public API: Vocabulary, Word2Vec, Vectors, load_vectors, and the
 evaluation functions in wv_engine.evaluate."""
 
+
+def _require_compiled_modules():
+    """A source checkout that was never built in place has the .pyx files but
+    no compiled modules; when Python imports that folder (it shadows the
+    installed package when the working directory is the repository root),
+    the first binding import fails halfway through the package and Python
+    guesses at a circular import. Say what is really missing instead."""
+    import importlib.util
+    import os
+
+    missing = [name for name in ("_tokenize", "_word2vec", "_glove")
+               if importlib.util.find_spec(f"{__name__}.{name}") is None]
+    if missing:
+        here = os.path.dirname(os.path.abspath(__file__))
+        raise ImportError(
+            f"wv_engine's compiled modules ({', '.join(missing)}) are missing in {here}: this is an "
+            "unbuilt source tree. Build it in place with `pip install -e .` (or `python setup.py "
+            "build_ext --inplace`), or run Python from another directory so that the installed "
+            "wv_engine is imported instead of this folder.",
+            name=__name__, path=here)
+
+
+_require_compiled_modules()
+
 from .corpus import CorpusError, EncodedCorpus
 from .io import FormatError, load_vectors
 from .vectors import UnknownWordError, Vectors
