@@ -246,9 +246,13 @@ cdef class Word2VecCore:
         self.m.output = &output_vectors[0, 0]
         self._keep = tuple(keep)
 
-    def set_corpus(self, const int32_t[::1] ids not None, int64_t schedule_words, double alpha, double min_alpha):
+    def set_corpus(self, const int32_t[::1] ids not None, int64_t schedule_words, double alpha, double min_alpha,
+                   int64_t words_done=0):
         """Attaches the id stream (checked once: every id in [-1, V)) and
-        starts a new learning-rate schedule over schedule_words words."""
+        starts a learning-rate schedule over schedule_words words, of which
+        words_done are already behind (a resumed schedule)."""
+        if not 0 <= words_done <= schedule_words:
+            raise ValueError(f"words_done must be in [0, schedule_words], got {words_done}")
         if wv_w2v_active(&self.m):
             raise RuntimeError("cannot change the corpus while an epoch runs")
         arr = np.asarray(ids)
@@ -261,7 +265,7 @@ cdef class Word2VecCore:
         self.m.schedule_words = schedule_words
         self.m.cfg.alpha = alpha
         self.m.cfg.min_alpha = min_alpha
-        wv_w2v_set_progress(&self.m, 0)
+        wv_w2v_set_progress(&self.m, words_done)
         self._keep = self._keep[:] + (ids,)
 
     def start_epoch(self, int epoch, int threads):
