@@ -11,7 +11,7 @@ import time
 import numpy as np
 import pytest
 
-from wv_engine import io
+from wv_engine import formats, io
 from wv_engine.io import FormatError, atomic_write, detect_format, load_vectors
 from wv_engine.vectors import Vectors
 
@@ -341,7 +341,7 @@ def test_failing_writer_leaves_target_intact(tmp_path, monkeypatch):
         yield b"2 5\nthe 1 2 3 4 5 \n"
         raise MemoryError("simulated failure halfway through")
 
-    monkeypatch.setattr(io, "_text_rows", boom)
+    monkeypatch.setattr(formats, "_text_rows", boom)
     with pytest.raises(MemoryError):
         v.save(path, format="word2vec-txt")
     assert path.read_bytes() == before

@@ -1,6 +1,6 @@
 """wv_engine: fast word2vec and GloVe training with C kernels and Hogwild threads.
 
-The public API: Vocabulary, Word2Vec, Vectors, load_vectors, and the
+The public API: Vocabulary, Word2Vec, GloVe, Vectors, load_vectors, and the
 evaluation functions in wv_engine.evaluate."""
 
 
@@ -27,8 +27,10 @@ def _require_compiled_modules():
 
 _require_compiled_modules()
 
-from .corpus import CorpusError, EncodedCorpus
-from .io import FormatError, load_vectors
+from .corpus import EncodedCorpus
+from .errors import CorpusError, FormatError
+from .glove import GloVe
+from .io import load_vectors
 from .vectors import UnknownWordError, Vectors
 from .vocab import Vocabulary
 from .word2vec import EpochStats, TrainingStats, Word2Vec
@@ -36,6 +38,6 @@ from .word2vec import EpochStats, TrainingStats, Word2Vec
 __version__ = "0.1.0"
 
 __all__ = [
-    "CorpusError", "EncodedCorpus", "EpochStats", "FormatError", "TrainingStats", "UnknownWordError",
+    "CorpusError", "EncodedCorpus", "EpochStats", "FormatError", "GloVe", "TrainingStats", "UnknownWordError",
     "Vectors", "Vocabulary", "Word2Vec", "load_vectors", "__version__",
 ]

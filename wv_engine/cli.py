@@ -292,11 +292,11 @@ def run_svd(args) -> int:
     from .svd import svd_vectors
     from .vectors import Vectors
     from .vocab import Vocabulary
-    from .settings import default_threads
+    from .settings import resolve_threads
 
     started = time.perf_counter()
     progress = False if args.quiet else None
-    threads = args.threads or (1 if args.scheduler else default_threads())
+    threads = resolve_threads(args.threads)
     with _cluster(args) as client:
         vocab = Vocabulary.build(args.input, args.min_count, args.max_vocab_size, client=client, threads=threads)
         _say(args, f"vocabulary: {len(vocab):,} words; counting co-occurrences (window {args.window})")
@@ -361,7 +361,7 @@ def _say(args, message: str) -> None:
 
 
 def _atomic_json(path: str, data: dict) -> None:
-    from .io import atomic_write
+    from .files import atomic_write
 
     with atomic_write(path, "w") as f:
         json.dump(data, f, indent=2)

@@ -11,11 +11,13 @@ import threading
 import numpy as np
 import scipy.sparse as sp
 
-from . import _glove
+from . import _glove, scaleout
 from .corpus import CorpusSource, EncodedCorpus, encode
-from .io import FormatError, atomic_write
+from .errors import FormatError
+from .files import atomic_write
 from .memory import check_fits, total_memory
 from .progress import Progress
+from .settings import threads_for
 from .vocab import Vocabulary
 
 # Stanford's CREC: int32 word1, int32 word2, float64 value; ids are 1-based ranks.
@@ -70,10 +72,8 @@ def count(corpus: CorpusSource | EncodedCorpus, vocab: Vocabulary, window: int =
     limit = parse_size(memory_limit) if memory_limit is not None else default_memory_limit()
     check_fits(f"counting with memory_limit={limit:,}", limit, "lower memory_limit (counts spill to disk past it)")
     if client is not None:
-        from .cluster.cooccur import count_cooccurrence
-
-        return count_cooccurrence(client, corpus, vocab, window, distance_weighting, threads, limit, tmp_dir,
-                                  progress)
+        return scaleout.count_cooccurrence(client, corpus, vocab, window, distance_weighting, threads, limit,
+                                           tmp_dir, progress)
     encoded = corpus if isinstance(corpus, EncodedCorpus) else encode(corpus, vocab.words_as_bytes(), threads=threads)
     if encoded.words == 0:
         raise ValueError("the corpus has no words in the vocabulary")
@@ -81,7 +81,8 @@ def count(corpus: CorpusSource | EncodedCorpus, vocab: Vocabulary, window: int =
     if not os.path.isdir(directory):
         raise FileNotFoundError(f"tmp_dir is not a directory: {directory}")
     job = _glove.CooccurrenceCount(np.ascontiguousarray(encoded.ids, dtype=np.int32), len(vocab),
-                                   window, distance_weighting, threads, limit, directory)
+                                   window, distance_weighting, threads_for(threads, len(encoded.ids)), limit,
+                                   directory)
     worker = threading.Thread(target=job.run, name="wv-cooccur", daemon=True)
     bar = Progress(len(encoded.ids), "co-occurrences", progress)
     try:

@@ -6,53 +6,23 @@ sentence. Epochs train on the encoded ids and never re-tokenize."""
 
 from __future__ import annotations
 
-import bz2
-import gzip
-import lzma
 import os
 import tempfile
 from dataclasses import dataclass
-from typing import IO, Iterable, Iterator, Sequence, Union
+from typing import Iterable, Iterator, Sequence, Union
 
 import numpy as np
 
 from . import _tokenize
+from .errors import CorpusError
+from .files import CHUNK_BYTES, DECOMPRESSION_ERRORS, is_compressed, open_binary
+from .shards import iter_shard, map_in_threads
 
-CHUNK_BYTES = 1 << 23  # 8 MiB: big enough to amortise the C call, small in RAM
+__all__ = ["CHUNK_BYTES", "CorpusError", "CorpusSource", "EncodedCorpus", "check_corpus", "collect_ids",
+           "describe", "encode", "encode_chunks", "is_compressed", "is_path", "iter_chunks", "iter_encoded",
+           "open_binary", "parallel_file"]
 
 CorpusSource = Union[str, os.PathLike, Iterable[Sequence[str]]]
-
-
-class CorpusError(ValueError):
-    """The corpus cannot be read (missing, empty, damaged or of the wrong type)."""
-
-
-_MAGIC = [(b"\x1f\x8b", gzip.open), (b"BZh", bz2.open), (b"\xfd7zXZ\x00", lzma.open)]
-
-
-def open_binary(path: str | os.PathLike) -> IO[bytes]:
-    """Opens a text file for binary reading, decompressing gzip, bzip2 or xz
-    (recognised by their magic bytes, whatever the file is called)."""
-    path = os.fspath(path)
-    if not os.path.exists(path):
-        raise CorpusError(f"corpus file not found: {path}")
-    if os.path.isdir(path):
-        raise CorpusError(f"corpus path is a directory, not a file: {path}")
-    opener = _decompressor(path)
-    return opener(path, "rb") if opener else open(path, "rb")
-
-
-def _decompressor(path: str):
-    with open(path, "rb") as f:
-        head = f.read(6)
-    return next((opener for magic, opener in _MAGIC if head.startswith(magic)), None)
-
-
-def is_compressed(path: str | os.PathLike) -> bool:
-    """True for gzip, bzip2 or xz (by magic bytes): such a file can only be
-    read from its start."""
-    open_binary(path).close()  # the clear errors for a missing path or a directory
-    return _decompressor(os.fspath(path)) is not None
 
 
 def is_path(source: object) -> bool:
@@ -92,7 +62,7 @@ def _file_chunks(path: str | os.PathLike, chunk_bytes: int) -> Iterator[bytes]:
                 if not chunk:
                     return
                 yield chunk
-    except (EOFError, OSError, lzma.LZMAError) as exc:
+    except DECOMPRESSION_ERRORS as exc:
         if isinstance(exc, CorpusError):
             raise
         raise CorpusError(f"cannot read corpus {os.fspath(path)}: {exc}") from exc
@@ -234,8 +204,6 @@ def _encode_file_in_parallel(path: str | os.PathLike, words_as_bytes: list[bytes
     runs without the GIL) and joins them as one pass would have: a range
     that may continue a sentence writes a sentence end for a newline before
     its first word, which is dropped where the text before ended one."""
-    from .shards import iter_shard, map_in_threads  # shards imports this module
-
     # Smaller reads than one pass makes: each call's output buffer (4 bytes per
     # input byte) is freed into the thread's own malloc arena, which keeps it.
     chunk_bytes = min(chunk_bytes, PARALLEL_CHUNK_BYTES)

@@ -73,7 +73,7 @@ def draw_picture(vectors: Vectors, path: str) -> str:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from .io import atomic_write
+    from .files import atomic_write
 
     words, groups = [], []
     for group, members in PICTURE_GROUPS.items():

@@ -1,18 +1,60 @@
-"""Running one epoch of a C trainer from Python: start the threads, report the
-atomic progress counter for the progress bar while waiting on the workers
-(the wait wakes as soon as the last one finishes, so a short epoch is not
-rounded up to a poll interval), and on Ctrl-C (or any error)
-ask the workers to stop and join them before re-raising, so the shared
-matrices are never left with threads still writing to them.
+"""The epoch loop both trainers share, around a C core: start the threads,
+report the atomic progress counter while waiting on the workers (the wait
+wakes as soon as the last one finishes, so a short epoch is not rounded up
+to a poll interval), and on Ctrl-C (or any error) ask the workers to stop
+and join them before re-raising, so the shared matrices are never left with
+threads still writing to them. Also the statistics of a word2vec run, which
+the cluster layer fills in as well.
 
 A core is any object with start_epoch(...), wait(seconds), words_done,
 request_stop() and join_epoch(): the word2vec and GloVe bindings both are."""
 
 from __future__ import annotations
 
+import time
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from .progress import Progress
+
 POLL_SECONDS = 0.05
+
+
+@dataclass
+class EpochStats:
+    """What one word2vec epoch did: its mean loss per prediction (float64),
+    the words it covered and the seconds it took."""
+
+    epoch: int
+    loss: float
+    examples: int
+    words: int
+    seconds: float
+    alpha: float
+
+
+@dataclass
+class TrainingStats:
+    """Totals of one word2vec train() call. corpus_words are the corpus tokens
+    in the vocabulary (word2vec.c's train_words); words_per_sec counts each of
+    them in every epoch, subsampled ones included, as word2vec.c counts."""
+
+    epochs: int = 0
+    corpus_words: int = 0
+    train_seconds: float = 0.0
+    interrupted: bool = False
+    epoch_stats: list[EpochStats] = field(default_factory=list)
+    syncs: int = 0  # on a cluster: weight averages done (each moves the model to and from every worker)
+
+    @property
+    def epoch_loss(self) -> list[float]:
+        """Mean loss per prediction of each epoch (float64)."""
+        return [e.loss for e in self.epoch_stats]
+
+    @property
+    def words_per_sec(self) -> float:
+        """Corpus words per second of training, all epochs."""
+        return self.corpus_words * self.epochs / self.train_seconds if self.train_seconds else 0.0
 
 
 def run_epoch(core: Any, start: Callable[[], None], on_progress: Callable[[int], None]) -> Any:
@@ -29,3 +71,27 @@ def run_epoch(core: Any, start: Callable[[], None], on_progress: Callable[[int],
     result = core.join_epoch()
     on_progress(core.words_done)
     return result
+
+
+def run_epochs(core: Any, epochs: int, bar: Progress, stats: Any, *,
+               start: Callable[[int], None], on_progress: Callable[[int, int], None],
+               finish: Callable[[int, Any, float], None]) -> None:
+    """Runs `epochs` epochs: start(e) starts epoch e's threads,
+    on_progress(e, words_done) moves the bar, finish(e, result, seconds)
+    books a finished epoch. stats.train_seconds follows the time spent and
+    stats.interrupted is set when an epoch ends in an exception (Ctrl-C,
+    divergence), which is re-raised. The bar is closed in every case."""
+    began = time.perf_counter()
+    try:
+        for e in range(epochs):
+            t0 = time.perf_counter()
+            try:
+                result = run_epoch(core, lambda: start(e), lambda done: on_progress(e, done))
+            except BaseException:
+                stats.interrupted = True
+                raise
+            finally:
+                stats.train_seconds = time.perf_counter() - began
+            finish(e, result, time.perf_counter() - t0)
+    finally:
+        bar.close()

@@ -18,14 +18,14 @@ import scipy.sparse as sp
 
 from . import _glove, cooccur
 from .corpus import CorpusSource, EncodedCorpus
-from .epochs import run_epoch
-from .io import atomic_write
+from .epochs import run_epochs
+from .files import atomic_write
 from .memory import check_fits
 from .progress import Progress
 from .vectors import Vectors
 from .vocab import Vocabulary
 from .settings import check as _check
-from .settings import default_threads
+from .settings import resolve_threads, threads_for
 
 OUTPUTS = ("sum", "word", "concat")
 CHECKPOINT_VERSION = 1
@@ -96,8 +96,7 @@ class GloVe:
         _check("alpha", alpha, alpha > 0 and np.isfinite(alpha), "> 0")
         _check("eta", eta, eta > 0 and np.isfinite(eta), "> 0")
         _check("output", output, output in OUTPUTS, f"one of {OUTPUTS}")
-        threads = default_threads() if threads is None else threads
-        _check("threads", threads, isinstance(threads, (int, np.integer)) and threads >= 1, "an integer >= 1")
+        threads = resolve_threads(threads)
         _check("seed", seed, isinstance(seed, (int, np.integer)) and 0 <= seed < 2**63, "an integer >= 0")
         self.dim, self.window, self.x_max, self.alpha = int(dim), int(window), float(x_max), float(alpha)
         self.epochs, self.eta, self.min_count, self.threads = int(epochs), float(eta), int(min_count), int(threads)
@@ -232,32 +231,23 @@ class GloVe:
             self._core = _glove.GloVeCore(eta=self.eta, exact_sqrt=self.exact_sqrt, **self.params)
         core = self._core
         core.set_records(records)
-        threads = max(1, min(self.threads, len(records) // 1000 or 1))
+        threads = threads_for(self.threads, len(records))
         stats = GloVeStats(vocab_size=len(self.vocab), nonzeros=len(records))
         self.last_stats = stats
         bar = Progress(epochs * len(records), "glove", progress)
-        start = time.perf_counter()
-        try:
-            for e in range(epochs):
-                t0 = time.perf_counter()
-                base = e * len(records)
-                try:
-                    cost = run_epoch(core, lambda: core.start_epoch(threads),
-                                     lambda done: bar.update(base + done, epoch=f"{e + 1}/{epochs}"))
-                except BaseException:
-                    stats.interrupted = True
-                    raise
-                finally:
-                    stats.train_seconds = time.perf_counter() - start
-                ep = GloVeEpoch(self.epochs_trained, cost / len(records), len(records), time.perf_counter() - t0)
-                self.epochs_trained += 1
-                self.history.append(ep)
-                stats.epochs.append(ep)
-                bar.write(f"epoch {self.epochs_trained}: cost {ep.cost:.6f}")
-                for cb in callbacks:
-                    cb(self, ep)
-        finally:
-            bar.close()
+
+        def finish(e: int, cost: float, seconds: float) -> None:
+            ep = GloVeEpoch(self.epochs_trained, cost / len(records), len(records), seconds)
+            self.epochs_trained += 1
+            self.history.append(ep)
+            stats.epochs.append(ep)
+            bar.write(f"epoch {self.epochs_trained}: cost {ep.cost:.6f}")
+            for cb in callbacks:
+                cb(self, ep)
+
+        run_epochs(core, epochs, bar, stats, start=lambda e: core.start_epoch(threads),
+                   on_progress=lambda e, done: bar.update(e * len(records) + done, epoch=f"{e + 1}/{epochs}"),
+                   finish=finish)
         return stats
 
     # ---- results --------------------------------------------------------------

@@ -1,8 +1,13 @@
-"""Checks and defaults shared by the trainers' settings."""
+"""Checks and defaults shared by the trainers' settings, and the one policy
+for how many threads a job runs on."""
 
 from __future__ import annotations
 
 import os
+
+import numpy as np
+
+MIN_WORK_PER_THREAD = 1000  # ids or records: below this a thread costs more to start than it saves
 
 
 def check(name: str, value, ok: bool, rule: str) -> None:
@@ -17,3 +22,19 @@ def default_threads() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not on Linux
         return max(1, os.cpu_count() or 1)
+
+
+def resolve_threads(threads: int | None) -> int:
+    """The thread count a trainer or a count uses: the one asked for (an
+    integer >= 1), or every core this process may use. On a cluster it is
+    the count per worker."""
+    if threads is None:
+        return default_threads()
+    check("threads", threads, isinstance(threads, (int, np.integer)) and threads >= 1, "an integer >= 1")
+    return int(threads)
+
+
+def threads_for(threads: int, work: int) -> int:
+    """Threads for one run over `work` items (ids, records): never more than
+    one per MIN_WORK_PER_THREAD items, at least one."""
+    return max(1, min(threads, work // MIN_WORK_PER_THREAD))

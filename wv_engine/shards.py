@@ -10,7 +10,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence, TypeVar
 
-from .corpus import CHUNK_BYTES, CorpusError, is_compressed, open_binary
+from .errors import CorpusError
+from .files import CHUNK_BYTES, is_compressed, open_binary
 
 WHITESPACE = b" \t\n\r\v\f"  # the C tokenizer's separators (csrc/tokenize.c)
 _SCAN = 1 << 16

@@ -2,7 +2,8 @@
 
 `Vectors` holds a vocabulary (row order = descending corpus frequency), a float32 matrix
 with one row per word, optional corpus counts and a metadata dict. It knows nothing of
-training or of file formats: reading and writing live in `wv_engine.io`.
+training or of file formats: reading and writing live in `wv_engine.formats`
+(as plain data) and `wv_engine.io` (as Vectors).
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Union
 
 import numpy as np
+
+from . import formats
 
 __all__ = ["Vectors", "UnknownWordError"]
 
@@ -354,17 +357,14 @@ class Vectors:
         """Write to `path` atomically. `format`: "native" (default; mmap-able, keeps counts
         and metadata), "word2vec-bin", "word2vec-txt" or "glove-txt". Extra keyword
         arguments go to the writer in `wv_engine.io`."""
-        from . import io as _io
-
-        _io.save_vectors(self, path, format=format, **kwargs)
+        formats.save_vectors(self, path, format=format, **kwargs)
 
     @classmethod
     def load(cls, path: str | os.PathLike, **kwargs: Any) -> "Vectors":
-        """Read vectors from `path`; see `wv_engine.io.load_vectors` for the keyword arguments
-        (format="auto", unicode_errors, limit, mmap)."""
-        from . import io as _io
-
-        return _io.load_vectors(path, **kwargs)
+        """Read vectors from `path`; see `wv_engine.formats.read_vectors` for the keyword
+        arguments (format="auto", unicode_errors, limit, mmap)."""
+        words, matrix, counts, metadata = formats.read_vectors(path, **kwargs)
+        return cls(words, matrix, counts=counts, metadata=metadata)
 
     # ------------------------------------------------------------------ gensim interop
 

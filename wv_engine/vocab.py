@@ -9,8 +9,12 @@ from typing import Sequence
 
 import numpy as np
 
-from . import _tokenize, _word2vec
-from .corpus import CorpusError, CorpusSource, describe, iter_chunks, parallel_file
+from . import _word2vec, scaleout
+from .corpus import CorpusError, CorpusSource, describe
+from .files import atomic_write
+from .wordcount import count_chunks, count_corpus
+
+__all__ = ["Vocabulary", "count_chunks"]
 
 
 def _to_bytes(word: str) -> bytes:
@@ -21,30 +25,6 @@ def _to_str(word: bytes) -> str:
     # Lossless: bytes that are not UTF-8 survive as lone surrogates and are
     # written back unchanged; only display replaces them.
     return word.decode("utf-8", "surrogateescape")
-
-
-def count_chunks(chunks, max_vocab_size: int | None = None) -> _tokenize.WordCounter:
-    """Counts the words of byte chunks with the C counter (pruning past
-    max_vocab_size distinct words)."""
-    counter = _tokenize.WordCounter(max_vocab_size or 0)
-    for chunk in chunks:
-        counter.feed(chunk)
-    counter.feed(b"", final=True)
-    return counter
-
-
-def _count_corpus(corpus: CorpusSource, max_vocab_size: int | None, threads: int) -> _tokenize.WordCounter:
-    """The C counter fed the whole corpus: on `threads` byte ranges at once
-    for a large uncompressed file without pruning, else in one pass."""
-    if threads > 1 and not max_vocab_size and parallel_file(corpus):
-        from .shards import iter_shard, map_in_threads  # shards imports corpus
-
-        counters = map_in_threads(corpus, threads,  # type: ignore[arg-type]
-                                  lambda _, shard: count_chunks(iter_shard(shard)))
-        for other in counters[1:]:
-            counters[0].merge(other)
-        return counters[0]
-    return count_chunks(iter_chunks(corpus), max_vocab_size)
 
 
 def _check_limits(min_count, max_vocab_size, max_final_vocab) -> None:
@@ -98,11 +78,9 @@ class Vocabulary:
         depends on the order words come in)."""
         _check_limits(min_count, max_vocab_size, max_final_vocab)
         if client is not None:
-            from .cluster.vocab import count_words
-
-            raw_words, counts, tokens, distinct = count_words(client, corpus, max_vocab_size)
+            raw_words, counts, tokens, distinct = scaleout.count_words(client, corpus, max_vocab_size)
         else:
-            counter = _count_corpus(corpus, max_vocab_size, threads)
+            counter = count_corpus(corpus, max_vocab_size, threads)
             if counter.tokens == 0:
                 raise CorpusError(f"the corpus has no words: {describe(corpus)}")
             raw_words, counts = counter.sorted_words(1)
@@ -192,8 +170,6 @@ class Vocabulary:
 
     def save(self, path: str | os.PathLike) -> None:
         """Writes "word count" lines, most frequent first (atomic)."""
-        from .io import atomic_write
-
         with atomic_write(path, "wb") as f:
             for w, c in zip(self.words, self.counts.tolist()):
                 f.write(_to_bytes(w) + b" " + str(c).encode() + b"\n")

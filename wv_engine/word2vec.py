@@ -6,62 +6,31 @@ settings, owns the weight matrices, polls progress and runs callbacks."""
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass, field
-from typing import Callable, Iterable
+import os
+from typing import Any, Callable, Iterable
 
 import numpy as np
 
-from . import _word2vec
+from . import _word2vec, formats, scaleout
 from .corpus import CorpusSource, EncodedCorpus, encode
-from .epochs import run_epoch
+from .epochs import EpochStats, TrainingStats, run_epochs
+from .errors import FormatError
 from .memory import check_fits
 from .progress import Progress
 from .settings import check as _check
-from .settings import default_threads
+from .settings import resolve_threads, threads_for
 from .vectors import Vectors
 from .vocab import Vocabulary
+
+__all__ = ["ARCHS", "LOSSES", "EpochStats", "TrainingStats", "Word2Vec"]
 
 ARCHS = ("skipgram", "cbow")
 LOSSES = ("ns", "hs", "softmax")
 SOFTMAX_MAX_VOCAB = 20000  # the exact softmax is O(V) per prediction
 
 
-@dataclass
-class EpochStats:
-    """What one epoch did: its mean loss per prediction (float64), the words
-    it covered and the seconds it took."""
-
-    epoch: int
-    loss: float
-    examples: int
-    words: int
-    seconds: float
-    alpha: float
-
-
-@dataclass
-class TrainingStats:
-    """Totals of one train() call. corpus_words are the corpus tokens in the
-    vocabulary (word2vec.c's train_words); words_per_sec counts each of them
-    in every epoch, subsampled ones included, as word2vec.c counts."""
-
-    epochs: int = 0
-    corpus_words: int = 0
-    train_seconds: float = 0.0
-    interrupted: bool = False
-    epoch_stats: list[EpochStats] = field(default_factory=list)
-    syncs: int = 0  # on a cluster: weight averages done (each moves the model to and from every worker)
-
-    @property
-    def epoch_loss(self) -> list[float]:
-        """Mean loss per prediction of each epoch (float64)."""
-        return [e.loss for e in self.epoch_stats]
-
-    @property
-    def words_per_sec(self) -> float:
-        """Corpus words per second of training, all epochs."""
-        return self.corpus_words * self.epochs / self.train_seconds if self.train_seconds else 0.0
+MODEL_FORMAT = "wv_engine.word2vec"  # the metadata's "trainer" of a saved Word2Vec
+MODEL_VERSION = 1
 
 
 class Word2Vec:
@@ -83,10 +52,14 @@ class Word2Vec:
 
     shared_negatives (skip-gram NS): draw one set of negatives per centre
     word and train the whole window against it as two small matrices
-    (Intel's pWord2Vec): about twice as fast, and measured to match the
-    reference kernel's quality (benchmarks/RESULTS.md). None (default) uses
+    (Intel's pWord2Vec): faster than the per-pair kernel and measured to
+    match its quality (docs/performance.md). None (default) uses
     it for skip-gram NS with window <= 64 and negative <= 63; False keeps
     word2vec.c's exact per-pair kernel (fresh negatives for every pair).
+
+    save(path) / Word2Vec.load(path) keep the whole training state; a model
+    saved in the middle of train() (from a callback) continues that call's
+    learning-rate schedule when train() is called again without `epochs`.
 
     >>> model = Word2Vec(dim=50).fit("corpus.txt")
     >>> model.vectors.most_similar("king")
@@ -114,10 +87,7 @@ class Word2Vec:
         if min_alpha is None:
             min_alpha = alpha * 1e-4
         _check("min_alpha", min_alpha, 0 <= min_alpha <= alpha, f"in [0, alpha={alpha}]")
-        if threads is None:
-            threads = default_threads()
-        _check("threads", threads, isinstance(threads, (int, np.integer)) and threads >= 1,
-               "an integer >= 1")
+        threads = resolve_threads(threads)
         _check("seed", seed, isinstance(seed, (int, np.integer)) and 0 <= seed < 2**64,
                "an integer in [0, 2**64)")
         _check("ns_exponent", ns_exponent, np.isfinite(ns_exponent), "finite")
@@ -150,6 +120,7 @@ class Word2Vec:
         self._encoded_source = None
         self._vectors: Vectors | None = None
         self._pending_source: CorpusSource | None = None
+        self._schedule: dict[str, Any] | None = None  # the learning-rate schedule of the current train() call
 
     # ---- configuration --------------------------------------------------
     def config(self) -> dict:
@@ -195,6 +166,7 @@ class Word2Vec:
         self._encoded_source = None
         self._vectors = None
         self._pending_source = corpus
+        self._schedule = None
         return self
 
     def _make_core(self):
@@ -225,7 +197,9 @@ class Word2Vec:
         """Trains `epochs` epochs (default: the model's) on the corpus, or on
         the one given to build_vocab/fit. Calling it again continues training
         with the existing vocabulary (same or another corpus); each call runs
-        its own linear learning-rate decay from alpha to min_alpha.
+        its own linear learning-rate decay from alpha to min_alpha. A model
+        saved in the middle of a call (Word2Vec.load) finishes that call's
+        schedule when train() is given no `epochs`.
 
         callbacks are called after each epoch as cb(model, epoch_stats).
         Ctrl-C stops the threads at a sentence boundary, leaves the weights
@@ -246,63 +220,85 @@ class Word2Vec:
             if isinstance(corpus, EncodedCorpus):
                 raise ValueError("an encoded corpus needs a vocabulary: call build_vocab first")
             self.build_vocab(corpus)
-        epochs = self.epochs if epochs is None else epochs
-        _check("epochs", epochs, isinstance(epochs, (int, np.integer)) and epochs >= 1, "an integer >= 1")
+        if epochs is not None:
+            _check("epochs", epochs, isinstance(epochs, (int, np.integer)) and epochs >= 1, "an integer >= 1")
         encoded = self._resolve_corpus(corpus)
         if encoded.words == 0:
             raise ValueError("the corpus has no words in the vocabulary")
+        schedule = self._plan_schedule(epochs, encoded.words)
         if self._core is None:
             self._core = self._make_core()
         core = self._core
-        core.set_corpus(encoded.ids, epochs * encoded.words, self.alpha, self.min_alpha)
-        threads = max(1, min(self.threads, encoded.words // 1000 or 1))
+        core.set_corpus(encoded.ids, schedule["epochs"] * encoded.words, schedule["alpha"], schedule["min_alpha"],
+                        words_done=schedule["epochs_done"] * encoded.words)
+        self._schedule = schedule
+        todo = schedule["epochs"] - schedule["epochs_done"]
+        threads = threads_for(self.threads, encoded.words)
         stats = TrainingStats(corpus_words=encoded.words)
         self.last_stats = stats
-        bar = Progress(epochs * encoded.words, f"{self.arch}-{self.loss}", progress)
-        start = time.perf_counter()
+        bar = Progress(todo * encoded.words, f"{self.arch}-{self.loss}", progress)
+        base = core.words_done
+        words_done = [base]
+
+        def on_progress(e: int, done: int) -> None:
+            bar.update(done - base, epoch=f"{schedule['epochs_done'] + 1}/{schedule['epochs']}",
+                       alpha=f"{core.alpha:.5f}")
+
+        def finish(e: int, result, seconds: float) -> None:
+            loss_sum, examples = result
+            es = EpochStats(epoch=self.epochs_trained, loss=loss_sum / max(examples, 1), examples=examples,
+                            words=core.words_done - words_done[0], seconds=seconds, alpha=core.alpha)
+            words_done[0] = core.words_done
+            schedule["epochs_done"] += 1
+            self.record_epoch(stats, es, callbacks, bar.write)
+
         try:
-            for e in range(epochs):
-                t0 = time.perf_counter()
-                done0 = core.words_done
-                try:
-                    loss_sum, examples = run_epoch(
-                        core, lambda: core.start_epoch(self.epochs_trained, threads),
-                        lambda done: bar.update(done, epoch=f"{e + 1}/{epochs}", alpha=f"{core.alpha:.5f}"))
-                except BaseException:
-                    stats.interrupted = True
-                    raise
-                finally:
-                    stats.train_seconds = time.perf_counter() - start
-                es = EpochStats(epoch=self.epochs_trained, loss=loss_sum / max(examples, 1),
-                                examples=examples, words=core.words_done - done0,
-                                seconds=time.perf_counter() - t0, alpha=core.alpha)
-                self._record_epoch(stats, es, bar, callbacks)
+            run_epochs(core, todo, bar, stats, start=lambda e: core.start_epoch(self.epochs_trained, threads),
+                       on_progress=on_progress, finish=finish)
         finally:
-            bar.close()
             self._vectors_changed()
         return stats
 
-    def _record_epoch(self, stats: TrainingStats, es: EpochStats, bar: Progress,
-                      callbacks: Iterable[Callable[["Word2Vec", EpochStats], object]], detail: str = "") -> None:
-        """Books a finished epoch (here or on a cluster), reports it, runs the callbacks."""
+    def _plan_schedule(self, epochs: int | None, corpus_words: int) -> dict[str, Any]:
+        """The learning-rate schedule of a train() call: a new one over
+        `epochs` epochs, or (epochs None) the rest of one a saved model was
+        in the middle of, when it was made for a corpus of this many words."""
+        unfinished = self._schedule is not None and self._schedule["epochs_done"] < self._schedule["epochs"]
+        if epochs is None and unfinished:
+            schedule = dict(self._schedule)  # type: ignore[arg-type]
+            if schedule["corpus_words"] != corpus_words:
+                raise ValueError(
+                    f"this model stopped after epoch {schedule['epochs_done']} of {schedule['epochs']} on a "
+                    f"corpus of {schedule['corpus_words']:,} words, but this corpus has {corpus_words:,}: pass "
+                    "the same corpus to finish that schedule, or epochs=N to start a new one")
+            return schedule
+        return {"epochs": self.epochs if epochs is None else int(epochs), "epochs_done": 0,
+                "corpus_words": corpus_words, "alpha": self.alpha, "min_alpha": self.min_alpha}
+
+    def record_epoch(self, stats: TrainingStats, epoch_stats: EpochStats,
+                     callbacks: Iterable[Callable[["Word2Vec", EpochStats], object]] = (),
+                     report: Callable[[str], None] | None = None, detail: str = "") -> None:
+        """Books a finished epoch (trained here or on a cluster) in the
+        model's history and in `stats`, reports it through `report` and runs
+        the callbacks."""
+        es = epoch_stats
         self.epochs_trained += 1
         stats.epochs += 1
         stats.epoch_stats.append(es)
         self.history.append(es)
-        bar.write(f"epoch {es.epoch + 1}: loss {es.loss:.6f}, {es.words / es.seconds:,.0f} words/s{detail}")
+        if report is not None:
+            report(f"epoch {es.epoch + 1}: loss {es.loss:.6f}, {es.words / max(es.seconds, 1e-9):,.0f} words/s{detail}")
         for cb in callbacks:
             cb(self, es)
 
     def _train_on_cluster(self, corpus, client, epochs, sync_words, lr_scale, callbacks, progress) -> TrainingStats:
-        from .cluster.word2vec import train_word2vec
-
         if corpus is None:
             corpus = self._pending_source
         if self.vocab is None:
             self.build_vocab(corpus, client=client)
         epochs = self.epochs if epochs is None else epochs
         _check("epochs", epochs, isinstance(epochs, (int, np.integer)) and epochs >= 1, "an integer >= 1")
-        return train_word2vec(self, client, corpus, epochs, sync_words, progress, callbacks, lr_scale)
+        return scaleout.train_word2vec(self, client, corpus, epochs, sync_words, progress, callbacks, lr_scale)
 
     def fit(self, corpus: CorpusSource, *, client=None, **train_kwargs) -> "Word2Vec":
         """build_vocab(corpus) then train(corpus); returns self. With a
@@ -325,6 +321,89 @@ class Word2Vec:
         self._encoded = self.encode(corpus)
         self._encoded_source = corpus
         return self._encoded
+
+    # ---- weights (what the cluster layer and other callers read and set) --
+    @classmethod
+    def from_weights(cls, config: dict, vocab: Vocabulary, input_vectors: np.ndarray, output_vectors: np.ndarray,
+                     epochs_trained: int = 0) -> "Word2Vec":
+        """A model with these settings (a config() dict), vocabulary and
+        weights, ready to train, without initialising new weights. The arrays
+        are used as they are (float32, C-contiguous): training updates them."""
+        model = cls(**config)
+        V = len(vocab)
+        out_rows = max(V - 1, 1) if model.loss == "hs" else V
+        for name, a, rows in (("input_vectors", input_vectors, V), ("output_vectors", output_vectors, out_rows)):
+            if not (isinstance(a, np.ndarray) and a.dtype == np.float32 and a.flags.c_contiguous
+                    and a.flags.writeable and a.shape == (rows, model.dim)):
+                raise ValueError(f"{name} must be a writeable C-contiguous float32 array of shape "
+                                 f"({rows}, {model.dim}), got {getattr(a, 'shape', None)} "
+                                 f"{getattr(a, 'dtype', type(a).__name__)}")
+        if model.loss == "softmax" and V > SOFTMAX_MAX_VOCAB:
+            raise ValueError(f"loss='softmax' allows at most {SOFTMAX_MAX_VOCAB:,} words, this vocabulary has {V:,}")
+        model.vocab = vocab
+        model.input_vectors, model.output_vectors = input_vectors, output_vectors
+        model.epochs_trained = int(epochs_trained)
+        return model
+
+    def set_weights(self, input_vectors: np.ndarray, output_vectors: np.ndarray) -> None:
+        """Copies new weights into the model's matrices (same shapes); the
+        Vectors view and a core built on them see the change."""
+        if self.input_vectors is None or self.output_vectors is None:
+            raise RuntimeError("the model has no weights yet: call build_vocab first")
+        for name, new, old in (("input_vectors", input_vectors, self.input_vectors),
+                               ("output_vectors", output_vectors, self.output_vectors)):
+            if np.shape(new) != old.shape:
+                raise ValueError(f"{name} has shape {np.shape(new)}, the model's is {old.shape}")
+        self.input_vectors[...] = input_vectors
+        self.output_vectors[...] = output_vectors
+        self._vectors_changed()
+
+    # ---- saving the whole state -------------------------------------------
+    def save(self, path: str | os.PathLike) -> None:
+        """Writes the whole training state to one file in the native format
+        (no pickle, atomic): both matrices, the vocabulary and its counts,
+        the settings, the history and where the learning-rate schedule
+        stands. Word2Vec.load continues from it exactly; load_vectors reads
+        the same file as the model's input vectors."""
+        if self.vocab is None or self.input_vectors is None or self.output_vectors is None:
+            raise RuntimeError("nothing to save: the model has no vocabulary yet")
+        state = {"format": MODEL_FORMAT, "version": MODEL_VERSION, "config": self.config(),
+                 "epochs_trained": self.epochs_trained, "history": [e.__dict__ for e in self.history],
+                 "schedule": self._schedule, "total_tokens": self.vocab.total_tokens,
+                 "distinct_words": self.vocab.distinct_words}
+        metadata = {**self.metadata(), "word2vec_state": state}
+        formats.save_native(Vectors(self.vocab.words, self.input_vectors, self.vocab.counts), path,
+                            metadata=metadata, sections={"output_vectors": self.output_vectors})
+
+    @classmethod
+    def load(cls, path: str | os.PathLike, **overrides) -> "Word2Vec":
+        """A model saved by save(), ready to train on (overrides change
+        settings such as threads). Raises FormatError for a file that is not a
+        saved Word2Vec or is damaged."""
+        words, matrix, counts, metadata = formats.read_vectors(path, format="native")
+        state = (metadata or {}).get("word2vec_state")
+        if not isinstance(state, dict) or state.get("format") != MODEL_FORMAT:
+            raise FormatError(path, "not a saved Word2Vec model (vectors only? load them with load_vectors)")
+        if state.get("version") != MODEL_VERSION:
+            raise FormatError(path, f"Word2Vec state version {state.get('version')!r} is not supported "
+                                    f"(this wv_engine reads version {MODEL_VERSION})")
+        if counts is None:
+            raise FormatError(path, "the saved model has no word counts")
+        output = formats.read_native_section(path, "output_vectors")
+        try:
+            config = {**state["config"], **overrides}
+            vocab = Vocabulary(words, counts, total_tokens=state["total_tokens"],
+                               distinct_words=state["distinct_words"])
+            model = cls.from_weights(config, vocab, np.array(matrix, dtype=np.float32, order="C"),
+                                     np.array(output, dtype=np.float32, order="C"), state["epochs_trained"])
+            model.history = [EpochStats(**e) for e in state["history"]]
+            schedule = state["schedule"]
+            if schedule is not None:
+                schedule = {k: schedule[k] for k in ("epochs", "epochs_done", "corpus_words", "alpha", "min_alpha")}
+            model._schedule = schedule
+        except (KeyError, TypeError, ValueError) as exc:
+            raise FormatError(path, f"damaged Word2Vec state: {exc}") from None
+        return model
 
     # ---- results --------------------------------------------------------
     def _vectors_changed(self) -> None:

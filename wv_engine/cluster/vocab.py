@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..corpus import CorpusError
-from ..vocab import count_chunks
+from ..wordcount import count_chunks
 from .client import result, show_progress, submit, tree_reduce, worker_addresses
 from .shards import Shard, iter_shard, plan_shards
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..corpus import EncodedCorpus
+from ..epochs import EpochStats, TrainingStats
 from ..progress import Progress
 from .client import ClusterError, result, scatter, submit, tree_reduce, worker_addresses
 from .shards import Shard, encode_chunks, iter_shard, plan_shards
@@ -63,13 +64,12 @@ def count_words_in(ids: np.ndarray) -> int:
     return int(np.count_nonzero(ids >= 0))
 
 
-def train_slice(ids: np.ndarray, weights: tuple[np.ndarray, np.ndarray], vocab, config: dict,
+def train_slice(ids: np.ndarray, weights: tuple[np.ndarray, np.ndarray], vocab, model_cls, config: dict,
                 worker_index: int, round_index: int, part: int, parts: int,
                 alpha_start: float, alpha_end: float) -> Moves:
     """(worker) Trains part `part` of `parts` of the worker's ids from the
-    broadcast weights with alpha falling from alpha_start to alpha_end."""
-    from ..word2vec import Word2Vec
-
+    broadcast weights with alpha falling from alpha_start to alpha_end.
+    model_cls is the caller's model class (Word2Vec), sent with the task."""
     lo, hi = len(ids) * part // parts, len(ids) * (part + 1) // parts
     piece = ids[lo:hi]
     n_words = count_words_in(piece)
@@ -78,11 +78,9 @@ def train_slice(ids: np.ndarray, weights: tuple[np.ndarray, np.ndarray], vocab, 
         return Moves(np.zeros_like(base_in), np.zeros_like(base_out), 1, 0.0, 0, 0)
     cfg = dict(config, alpha=alpha_start, min_alpha=alpha_end, epochs=1,
                seed=(config["seed"] + SEED_STRIDE * (worker_index + 1)) % 2**64)
-    model = Word2Vec(**cfg)
-    model.vocab = vocab
-    model.input_vectors = base_in.copy()  # the broadcast arrays are shared with other tasks: never write them
-    model.output_vectors = base_out.copy()
-    model.epochs_trained = round_index  # varies the C core's per-round random streams
+    # The broadcast arrays are shared with other tasks: never write them. The
+    # round index as epochs_trained varies the C core's per-round random streams.
+    model = model_cls.from_weights(cfg, vocab, base_in.copy(), base_out.copy(), epochs_trained=round_index)
     stats = model.train(EncodedCorpus(ids=piece, tokens=n_words, words=n_words, oov=0, sentences=0),
                         epochs=1, progress=False)
     d_in = model.input_vectors - base_in
@@ -142,8 +140,9 @@ def _train_epoch(model, client, place: _Placement, weights, epoch: int, epochs: 
     for p in range(parts):
         r = epoch * parts + p
         a0, a1 = model.alpha - span * r / rounds, model.alpha - span * (r + 1) / rounds
-        moves = [submit(client, train_slice, f, weights, place.vocab, config, w, model.epochs_trained * parts + p,
-                        p, parts, a0 * lr_scale, a1 * lr_scale, worker=place.workers[w])
+        moves = [submit(client, train_slice, f, weights, place.vocab, type(model), config, w,
+                        model.epochs_trained * parts + p, p, parts, a0 * lr_scale, a1 * lr_scale,
+                        worker=place.workers[w])
                  for w, f in enumerate(place.ids)]
         total = tree_reduce(client, moves, add_moves)
         weights = client.submit(apply_mean, weights, total, pure=False)
@@ -159,9 +158,9 @@ def train_word2vec(model, client, corpus, epochs: int, sync_words: int = 250_000
     with the cluster's workers; returns TrainingStats. An epoch that a
     cluster failure interrupts (a worker lost with its data) is restarted
     from the weights it started with, up to `retries` times; then
-    ClusterError. Ctrl-C keeps the weights of the last finished epoch."""
-    from ..word2vec import EpochStats, TrainingStats
-
+    ClusterError. Ctrl-C keeps the weights of the last finished epoch.
+    Uses only the model's public API: config(), vocab, the weights,
+    set_weights, record_epoch and from_weights (on the workers)."""
     if sync_words < 1:
         raise ValueError(f"sync_words must be >= 1, got {sync_words}")
     if lr_scale is not None and not 0 < lr_scale <= 1000:
@@ -193,19 +192,17 @@ def train_word2vec(model, client, corpus, epochs: int, sync_words: int = 250_000
                 client.wait_for_workers(1, timeout=120)
                 place = _Placement.make(client, corpus, model.vocab)
                 continue
-            model.input_vectors[...] = new_in
-            model.output_vectors[...] = new_out
+            model.set_weights(new_in, new_out)
             es = EpochStats(epoch=model.epochs_trained, loss=loss_sum / max(examples, 1), examples=examples,
                             words=words, seconds=time.perf_counter() - t0, alpha=alpha)
             stats.syncs += parts
             e += 1
-            model._record_epoch(stats, es, bar, callbacks,
-                                f" ({len(place.ids)} workers, {parts} syncs, learning rate x{scale:g})")
+            model.record_epoch(stats, es, callbacks, bar.write,
+                               f" ({len(place.ids)} workers, {parts} syncs, learning rate x{scale:g})")
     except BaseException:
         stats.interrupted = True
         raise
     finally:
         stats.train_seconds = time.perf_counter() - start
         bar.close()
-        model._vectors_changed()
     return stats

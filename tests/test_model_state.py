@@ -1,0 +1,78 @@
+"""Word2Vec.save / Word2Vec.load: the whole training state, so that a run
+stopped after an epoch and resumed gives exactly what one run gives."""
+
+import numpy as np
+import pytest
+
+from wv_engine import FormatError, Word2Vec, load_vectors
+
+
+@pytest.mark.parametrize("arch,loss", [("skipgram", "ns"), ("cbow", "ns"), ("skipgram", "hs"), ("cbow", "hs")])
+def test_two_epochs_equal_one_saved_loaded_and_one_more(tmp_path, topics_corpus, arch, loss):
+    _, corpus = topics_corpus
+    cfg = dict(arch=arch, loss=loss, dim=16, epochs=2, threads=1, seed=7, min_count=1, sample=1e-2)
+    straight = Word2Vec(**cfg).fit(corpus)
+
+    path = tmp_path / "model.wv"
+
+    def save_after_first(model, es):
+        if es.epoch == 0:
+            model.save(path)
+
+    Word2Vec(**cfg).fit(corpus, callbacks=[save_after_first])
+    resumed = Word2Vec.load(path)
+    halfway = resumed.input_vectors.copy()
+    stats = resumed.train(corpus)  # no epochs: finishes the saved schedule
+
+    assert stats.epochs == 1 and resumed.epochs_trained == 2 and len(resumed.history) == 2
+    assert not np.array_equal(halfway, resumed.input_vectors)  # it did train
+    np.testing.assert_array_equal(resumed.input_vectors, straight.input_vectors)
+    np.testing.assert_array_equal(resumed.output_vectors, straight.output_vectors)
+    assert resumed.history[1].loss == straight.history[1].loss
+
+
+def test_saved_state_round_trips_and_reads_as_vectors(tmp_path, topics_corpus):
+    _, corpus = topics_corpus
+    model = Word2Vec(dim=8, epochs=1, threads=1, min_count=1, window=3, negative=4).fit(corpus)
+    path = tmp_path / "m.wv"
+    model.save(path)
+    back = Word2Vec.load(path, threads=2)
+    assert back.config() == {**model.config(), "threads": 2}
+    assert back.vocab.words == model.vocab.words
+    np.testing.assert_array_equal(back.vocab.counts, model.vocab.counts)
+    assert back.vocab.total_tokens == model.vocab.total_tokens
+    np.testing.assert_array_equal(back.output_vectors, model.output_vectors)
+    assert [e.loss for e in back.history] == [e.loss for e in model.history]
+    plain = load_vectors(path)  # the same file is the model's input vectors
+    np.testing.assert_array_equal(plain.vectors, model.input_vectors)
+    assert plain.words == model.vocab.words
+
+
+def test_a_finished_schedule_starts_anew_and_an_unfinished_one_needs_its_corpus(tmp_path, topics_corpus):
+    _, corpus = topics_corpus
+    path = tmp_path / "m.wv"
+    model = Word2Vec(dim=8, epochs=2, threads=1, min_count=1)
+    model.fit(corpus, callbacks=[lambda m, es: m.save(path) if es.epoch == 0 else None])
+    resumed = Word2Vec.load(path)
+    with pytest.raises(ValueError, match="stopped after epoch 1 of 2"):
+        resumed.train(corpus[:100])
+    assert resumed.train(corpus[:100], epochs=3).epochs == 3  # epochs given: a new schedule
+    model.save(path)  # after the whole call: nothing left of its schedule
+    assert Word2Vec.load(path).train(corpus).epochs == 2
+
+
+def test_loading_a_vectors_file_or_a_damaged_state_is_refused(tmp_path, topics_corpus):
+    _, corpus = topics_corpus
+    model = Word2Vec(dim=8, epochs=1, threads=1, min_count=1).fit(corpus)
+    vectors_only = tmp_path / "v.wv"
+    model.vectors.save(vectors_only)
+    with pytest.raises(FormatError, match="not a saved Word2Vec"):
+        Word2Vec.load(vectors_only)
+    damaged = tmp_path / "d.wv"
+    model.save(damaged)
+    raw = bytearray(damaged.read_bytes())
+    at = raw.rfind(b'"epochs_trained": 1')  # the state's (the last one in the header)
+    raw[at:at + 19] = b'"epochs_trainee": 1'  # same length: the key goes missing
+    damaged.write_bytes(bytes(raw))
+    with pytest.raises(FormatError, match="damaged Word2Vec state"):
+        Word2Vec.load(damaged)

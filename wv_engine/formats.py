@@ -1,0 +1,751 @@
+"""Reading and writing word-vector files: the only module that knows their formats.
+Readers return plain data (VectorData); writers take anything shaped like Vectors
+(words, vectors, dim, counts, metadata, len). wv_engine.io wraps both in Vectors.
+
+Formats:
+
+- "word2vec-bin": header b"V D\\n", then per word: word bytes, b" ", D little-endian float32,
+  b"\\n" (word2vec.c's layout; gensim's variant without the newline is read too).
+- "word2vec-txt": header "V D\\n", then "word v1 ... vD \\n" with "%f" values (word2vec.c).
+- "glove-txt": "word v1 ... vD\\n" without header (Stanford GloVe), optional "V D" header.
+- "native": our own single-file format, mmap-able, with counts and metadata (see
+  `save_native` for the layout). No pickle anywhere.
+
+Words are stored as bytes encoded 'utf-8' with 'surrogateescape', so tokens that were not
+valid UTF-8 in the corpus (decoded with surrogateescape) come back byte for byte. Every writer
+goes through `files.atomic_write`: a crash or Ctrl-C never leaves a half-written target.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import struct
+import warnings
+from collections.abc import Iterator, Sequence
+from typing import Any, BinaryIO, NamedTuple, Protocol
+
+import numpy as np
+
+from .errors import FormatError
+from .files import atomic_output, atomic_write, compression, open_input
+
+__all__ = [
+    "FormatError",
+    "VectorData",
+    "save_vectors",
+    "save_word2vec",
+    "save_glove_text",
+    "save_native",
+    "read_vectors",
+    "detect_format",
+    "NATIVE_MAGIC",
+    "NATIVE_VERSION",
+    "FORMATS",
+]
+
+FORMATS = ("native", "word2vec-bin", "word2vec-txt", "glove-txt")
+
+NATIVE_MAGIC = b"\x89WVE\r\n\x1a\n"  # PNG-style: catches 7-bit and newline-translating copies
+NATIVE_VERSION = 1
+_NATIVE_PREFIX = struct.Struct("<8sII")  # magic, version, JSON header length
+_NATIVE_SECTIONS = ("vectors", "word_offsets", "word_blob", "counts")
+_ALIGN = 64
+
+_UNICODE_ERRORS = ("surrogateescape", "strict", "replace", "ignore", "latin-1")
+# Bytes that end a word in the word2vec/GloVe formats (bytes.split() splits on these too).
+_WHITESPACE = b" \t\n\r\x0b\x0c"
+_MAX_LINE = 1 << 26  # 64 MiB: far above any real row, small enough to refuse runaway "lines"
+_MAX_WORD = 1 << 20  # 1 MiB for one word in binary files
+_CHUNK = 1 << 23  # read granularity for text and binary readers
+
+
+class VectorsLike(Protocol):
+    """What the writers need of a Vectors."""
+
+    words: Sequence[str]
+    vectors: np.ndarray
+    counts: np.ndarray | None
+    metadata: dict[str, Any]
+
+    @property
+    def dim(self) -> int: ...
+
+    def __len__(self) -> int: ...
+
+
+class VectorData(NamedTuple):
+    """What a reader found: the arguments of Vectors(words, vectors, counts, metadata)."""
+
+    words: list[str]
+    vectors: np.ndarray
+    counts: np.ndarray | None
+    metadata: dict[str, Any] | None
+
+
+# ---------------------------------------------------------------------------- writers
+
+
+def _encode_word(word: str, i: int, plain: bool) -> bytes:
+    """UTF-8 bytes of `word` (surrogateescape: raw corpus bytes come back unchanged).
+
+    `plain` formats (word2vec, GloVe) separate fields by whitespace, so such words are refused.
+    """
+    try:
+        raw = word.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError as exc:
+        raise ValueError(
+            f"word {i} ({word!r}) contains a lone surrogate that does not stand for a raw "
+            f"byte and cannot be written: {exc.reason}"
+        ) from None
+    if plain:
+        if not raw:
+            raise ValueError(f"word {i} is empty; word2vec/GloVe files cannot hold it")
+        if any(ch in raw for ch in _WHITESPACE) or b"\0" in raw:
+            raise ValueError(
+                f"word {i} ({word!r}) contains whitespace or a NUL byte; word2vec/GloVe files "
+                "separate fields by whitespace and cannot hold it (use the native format)"
+            )
+    return raw
+
+
+def _row_blocks(vectors: VectorsLike, rows: int = 8192) -> Iterator[tuple[int, np.ndarray]]:
+    """(start, block) over the matrix, so a memory-mapped matrix is never copied whole."""
+    mat = vectors.vectors
+    for start in range(0, mat.shape[0], rows):
+        yield start, mat[start:start + rows]
+
+
+def _text_rows(vectors: VectorsLike, encoded: list[bytes], trailing_space: bool) -> Iterator[bytes]:
+    """Text rows with C's "%f" (6 decimals, as a float promoted to double prints with "%lf"):
+    word2vec.c's "word v1 ... vD \\n" (`trailing_space`) or glove.c's "word v1 ... vD\\n"."""
+    dim = vectors.dim
+    fmt = (" " + "%f " * dim) if trailing_space else " %f" * dim
+    for start, block in _row_blocks(vectors):
+        yield b"".join(
+            encoded[start + j] + (fmt % tuple(row)).encode("ascii") + b"\n"
+            for j, row in enumerate(block.tolist())
+        )
+
+
+def save_word2vec(vectors: VectorsLike, path: str | os.PathLike, binary: bool = True) -> None:
+    """Write `vectors` in word2vec.c's format, binary (default) or text, atomically.
+
+    Binary: b"V D\\n", then per word its UTF-8 bytes, b" ", D little-endian float32, b"\\n".
+    Text: "V D\\n", then "word v1 v2 ... vD \\n" with "%f" values (note the trailing space,
+    as word2vec.c writes). A name ending in .gz/.bz2/.xz is compressed. Raises ValueError for
+    words holding whitespace or NUL, which the format cannot represent.
+    """
+    n, dim = len(vectors), vectors.dim
+    # Encode every word before opening the file, so a bad word fails without any I/O.
+    encoded = [_encode_word(w, i, plain=True) for i, w in enumerate(vectors.words)]
+    with atomic_output(path) as fh:
+        fh.write(f"{n} {dim}\n".encode("ascii"))
+        if binary:
+            for start, block in _row_blocks(vectors):
+                raw = np.ascontiguousarray(block, dtype="<f4")
+                stride = 4 * dim
+                buf = raw.tobytes()
+                fh.write(b"".join(
+                    encoded[start + j] + b" " + buf[j * stride:(j + 1) * stride] + b"\n"
+                    for j in range(block.shape[0])
+                ))
+        else:
+            for chunk in _text_rows(vectors, encoded, trailing_space=True):
+                fh.write(chunk)
+
+
+def save_glove_text(vectors: VectorsLike, path: str | os.PathLike, header: bool = False) -> None:
+    """Write Stanford GloVe's text format atomically: "word v1 ... vD\\n" per word, values
+    "%f", space separated, with an optional "V D" first line (`header=True`, which gensim's
+    word2vec text reader needs). A name ending in .gz/.bz2/.xz is compressed."""
+    encoded = [_encode_word(w, i, plain=True) for i, w in enumerate(vectors.words)]
+    with atomic_output(path) as fh:
+        if header:
+            fh.write(f"{len(vectors)} {vectors.dim}\n".encode("ascii"))
+        for chunk in _text_rows(vectors, encoded, trailing_space=False):
+            fh.write(chunk)
+
+
+def _align(n: int) -> int:
+    return (n + _ALIGN - 1) // _ALIGN * _ALIGN
+
+
+def save_native(
+    vectors: VectorsLike, path: str | os.PathLike, metadata: dict[str, Any] | None = None,
+    sections: dict[str, np.ndarray] | None = None,
+) -> None:
+    """Write our single-file native format atomically (no pickle; the matrix is mmap-able).
+
+    Layout (all integers little-endian):
+
+    - bytes 0-7: magic b"\\x89WVE\\r\\n\\x1a\\n"; 8-11: uint32 format version (1);
+      12-15: uint32 length H of the JSON header; 16..16+H: JSON header (UTF-8).
+    - zero padding, then sections at the absolute, 64-byte aligned offsets the header gives:
+      "vectors" (count x dim float32, row-major), "word_offsets" (count+1 uint64 offsets into
+      the blob), "word_blob" (words as UTF-8 with surrogateescape, concatenated) and
+      optionally "counts" (count int64).
+    - the JSON header holds {"count", "dim", "sections": {name: {"offset", "nbytes",
+      "dtype", "shape"}}, "metadata"}.
+
+    `metadata` (default `vectors.metadata`) must be JSON-serialisable; `load_vectors` returns
+    it as `Vectors.metadata`. `sections` adds named arrays after those (numeric, little-endian
+    on disk; a saved Word2Vec keeps its output matrix there), read back by
+    `read_native_section`; vector readers skip them.
+    """
+    meta = vectors.metadata if metadata is None else metadata
+    if not isinstance(meta, dict):
+        raise ValueError(f"metadata must be a dict, got {type(meta).__name__}")
+    n, dim = len(vectors), vectors.dim
+    encoded = [_encode_word(w, i, plain=False) for i, w in enumerate(vectors.words)]
+    offsets = np.zeros(n + 1, dtype="<u8")
+    if n:
+        np.cumsum([len(b) for b in encoded], out=offsets[1:])
+    blob = b"".join(encoded)
+    counts = vectors.counts
+
+    plan = [
+        ("vectors", "<f4", [n, dim], n * dim * 4),
+        ("word_offsets", "<u8", [n + 1], offsets.nbytes),
+        ("word_blob", "|u1", [len(blob)], len(blob)),
+    ]
+    if counts is not None:
+        plan.append(("counts", "<i8", [n], n * 8))
+    extra = {}
+    for name, arr in (sections or {}).items():
+        if name in _NATIVE_SECTIONS:
+            raise ValueError(f"section name {name!r} is the format's own")
+        arr = np.asarray(arr)
+        if arr.dtype.kind not in "fiu":
+            raise ValueError(f"section {name!r} must be numeric, got dtype {arr.dtype}")
+        extra[name] = arr.astype(arr.dtype.newbyteorder("<"), copy=False)
+        plan.append((name, extra[name].dtype.str, list(arr.shape), arr.nbytes))
+
+    def header_for(data_start: int) -> bytes:
+        sections, pos = {}, data_start
+        for name, dtype, shape, nbytes in plan:
+            sections[name] = {"offset": pos, "nbytes": nbytes, "dtype": dtype, "shape": shape}
+            pos = _align(pos + nbytes)
+        doc = {"format": "wv_engine.vectors", "count": n, "dim": dim,
+               "sections": sections, "metadata": meta}
+        try:
+            return json.dumps(doc, ensure_ascii=True, allow_nan=False).encode("ascii")
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"metadata is not JSON-serialisable: {exc}") from None
+
+    # Offsets are absolute, so the header's own length decides where data starts: iterate
+    # until the header fits in front of the data it describes (two rounds at most in practice).
+    data_start = _align(_NATIVE_PREFIX.size + 256)
+    while True:
+        head = header_for(data_start)
+        needed = _align(_NATIVE_PREFIX.size + len(head))
+        if needed <= data_start:
+            break
+        data_start = needed
+
+    with atomic_write(path, "wb") as fh:
+        fh.write(_NATIVE_PREFIX.pack(NATIVE_MAGIC, NATIVE_VERSION, len(head)))
+        fh.write(head)
+        pos = _NATIVE_PREFIX.size + len(head)
+
+        def pad_to(target: int) -> None:
+            nonlocal pos
+            fh.write(b"\0" * (target - pos))
+            pos = target
+
+        pad_to(data_start)
+        for start, block in _row_blocks(vectors):
+            data = np.ascontiguousarray(block, dtype="<f4")
+            fh.write(memoryview(data).cast("B"))
+            pos += data.nbytes
+        pad_to(_align(pos))
+        fh.write(offsets.tobytes())
+        pos += offsets.nbytes
+        pad_to(_align(pos))
+        fh.write(blob)
+        pos += len(blob)
+        if counts is not None:
+            pad_to(_align(pos))
+            fh.write(np.ascontiguousarray(counts, dtype="<i8").tobytes())
+            pos += n * 8
+        for arr in extra.values():
+            pad_to(_align(pos))
+            data = np.ascontiguousarray(arr)
+            fh.write(memoryview(data).cast("B") if data.size else b"")
+            pos += data.nbytes
+
+
+def save_vectors(
+    vectors: VectorsLike, path: str | os.PathLike, format: str = "native", **kwargs: Any
+) -> None:
+    """Write `vectors` to `path` in `format` (one of FORMATS); kwargs go to the writer
+    (`metadata` for native, `header` for glove-txt)."""
+    if format == "native":
+        save_native(vectors, path, **kwargs)
+    elif format == "word2vec-bin":
+        save_word2vec(vectors, path, binary=True, **kwargs)
+    elif format == "word2vec-txt":
+        save_word2vec(vectors, path, binary=False, **kwargs)
+    elif format == "glove-txt":
+        save_glove_text(vectors, path, **kwargs)
+    else:
+        raise ValueError(f"unknown format {format!r}; expected one of {', '.join(FORMATS)}")
+
+
+# ---------------------------------------------------------------------------- reading helpers
+
+
+def _make_decoder(unicode_errors: str):
+    """A bytes -> str function for the chosen policy; 'latin-1' means UTF-8, else Latin-1."""
+    if unicode_errors not in _UNICODE_ERRORS:
+        raise ValueError(
+            f"unicode_errors must be one of {', '.join(_UNICODE_ERRORS)}, got {unicode_errors!r}"
+        )
+    if unicode_errors == "latin-1":
+        def decode(raw: bytes) -> str:
+            try:
+                return raw.decode("utf-8")
+            except UnicodeDecodeError:
+                return raw.decode("latin-1")
+        return decode
+    return lambda raw: raw.decode("utf-8", unicode_errors)
+
+
+def _decode_words(path: str, raw_words: list[bytes], unicode_errors: str) -> list[str]:
+    decode = _make_decoder(unicode_errors)
+    try:
+        return [decode(w) for w in raw_words]
+    except UnicodeDecodeError:
+        for i, w in enumerate(raw_words):
+            try:
+                decode(w)
+            except UnicodeDecodeError as exc:
+                raise FormatError(
+                    path, f"word {i} ({w!r}) is not valid UTF-8 ({exc.reason}); pass "
+                    "unicode_errors='surrogateescape', 'replace', 'ignore' or 'latin-1'"
+                ) from None
+        raise
+
+
+def _build(path: str, words: list[str], mat: np.ndarray, counts: np.ndarray | None = None,
+           metadata: dict[str, Any] | None = None) -> VectorData:
+    """The rows as decoded; duplicate words (real ones, or made by a lossy
+    unicode_errors policy) keep their first row, as gensim does, with a warning."""
+    index: dict[str, int] = {}
+    for i, w in enumerate(words):
+        index.setdefault(w, i)
+    if len(index) != len(words):
+        warnings.warn(
+            f"{path}: {len(words) - len(index)} duplicate words after decoding; keeping the "
+            "first row of each", stacklevel=3)
+        keep = np.fromiter(index.values(), dtype=np.int64, count=len(index))
+        words = list(index)
+        mat = np.ascontiguousarray(mat[keep])
+        counts = None if counts is None else counts[keep]
+    return VectorData(words, mat, counts, metadata)
+
+
+def _parse_header(path: str, line: bytes) -> tuple[int, int] | None:
+    """(V, D) when `line` is a word2vec header, None when it does not look like one at all."""
+    parts = line.split()
+    if len(parts) != 2 or not all(p.lstrip(b"-+").isdigit() for p in parts):
+        return None
+    v, d = int(parts[0]), int(parts[1])
+    if v <= 0 or d <= 0:
+        raise FormatError(path, f"header claims {v} words of dimension {d}; both must be positive")
+    return v, d
+
+
+def _floats_ok(tokens: list[bytes]) -> bool:
+    try:
+        np.array(tokens, dtype=np.float64)
+    except ValueError:
+        return False
+    return True
+
+
+def detect_format(path: str | os.PathLike) -> str:
+    """Guess the format of `path` from its first bytes: "native", "word2vec-bin",
+    "word2vec-txt" or "glove-txt". Raises FormatError when it is none of them."""
+    path = os.fspath(path)
+    with open_input(path) as fh:
+        start = fh.read(len(NATIVE_MAGIC))
+        if start == NATIVE_MAGIC:
+            return "native"
+        fh.seek(0)  # the magic is 8 bytes; anything else is judged by its first line
+        first = fh.readline(_MAX_LINE)
+        if not first.strip():
+            raise FormatError(path, "file is empty or starts with a blank line")
+        header = _parse_header(path, first)
+        if header is not None:
+            second = fh.readline(_MAX_LINE)
+            parts = second.split()
+            # A text row is a word and numbers on one line (how many is the reader's concern,
+            # which then names a ragged row); raw float32 bytes almost never parse as numbers.
+            if len(parts) >= 2 and _floats_ok(parts[1:]):
+                return "word2vec-txt"
+            return "word2vec-bin"
+        parts = first.split()
+        if len(parts) >= 2 and _floats_ok(parts[1:]):
+            return "glove-txt"
+    raise FormatError(path, "unrecognised format: no native magic, no 'V D' header and the "
+                            "first line is not 'word v1 ... vD'")
+
+
+# ---------------------------------------------------------------------------- text reader
+
+
+def _iter_lines(path: str, fh: BinaryIO, first_line_no: int) -> Iterator[tuple[int, bytes]]:
+    """(line number, line) in bounded memory: a missing newline cannot swallow the file."""
+    rest = b""
+    line_no = first_line_no
+    while True:
+        data = fh.read(_CHUNK)
+        if not data:
+            break
+        lines = (rest + data).split(b"\n")
+        rest = lines.pop()
+        if len(rest) > _MAX_LINE:
+            raise FormatError(path, f"line {line_no + len(lines)} is longer than {_MAX_LINE} bytes")
+        for line in lines:
+            yield line_no, line
+            line_no += 1
+    if rest:
+        yield line_no, rest
+
+
+def _read_text(path: str, fh: BinaryIO, header: tuple[int, int] | None, first_line_no: int,
+               limit: int | None, unicode_errors: str) -> VectorData:
+    """Rows "word v1 ... vD" until the header's V rows, `limit`, or the end of the file.
+
+    Nothing is preallocated from the header: the lists grow with what the file really holds.
+    """
+    dim = header[1] if header else None
+    wanted = header[0] if header else None
+    if limit is not None:
+        wanted = limit if wanted is None else min(wanted, limit)
+    words: list[bytes] = []
+    blocks: list[np.ndarray] = []
+    tokens: list[bytes] = []
+    pending_lines: list[int] = []
+
+    def flush() -> None:
+        try:
+            blocks.append(np.array(tokens, dtype=np.float64).astype(np.float32).reshape(-1, dim))
+        except ValueError:
+            # Find the culprit only on the failure path, to name its line.
+            for k, no in enumerate(pending_lines):
+                for tok in tokens[k * dim:(k + 1) * dim]:
+                    try:
+                        float(tok)
+                    except ValueError:
+                        raise FormatError(
+                            path, f"line {no}: {tok[:40]!r} is not a number") from None
+            raise
+        tokens.clear()
+        pending_lines.clear()
+
+    extra = False
+    for line_no, line in _iter_lines(path, fh, first_line_no):
+        parts = line.split()
+        if not parts:
+            continue  # blank lines (e.g. a final empty line) carry nothing
+        if wanted is not None and len(words) >= wanted:
+            extra = True
+            break
+        if dim is None:
+            dim = len(parts) - 1
+            if dim < 1:
+                raise FormatError(path, f"line {line_no}: a word with no values")
+        if len(parts) != dim + 1:
+            raise FormatError(
+                path, f"line {line_no}: {len(parts) - 1} values where {dim} were expected"
+                f"{' (header dimension)' if header else ' (from the first line)'}")
+        word = parts[0]
+        if b"\0" in word:
+            raise FormatError(path, f"line {line_no}: word contains a NUL byte")
+        words.append(word)
+        tokens.extend(parts[1:])
+        pending_lines.append(line_no)
+        if len(tokens) >= 1 << 20:
+            flush()
+    if tokens:
+        flush()
+    if header is not None and len(words) < (wanted or 0):
+        raise FormatError(
+            path, f"truncated: header says {header[0]} words but the file holds {len(words)}")
+    if not words:
+        raise FormatError(path, "no vectors in file")
+    if extra and limit is None:
+        warnings.warn(f"{path}: ignored lines after the {header[0] if header else 0} "
+                      "words the header announces", stacklevel=3)
+    mat = np.concatenate(blocks) if len(blocks) > 1 else blocks[0]
+    return _build(path, _decode_words(path, words, unicode_errors), mat)
+
+
+# ---------------------------------------------------------------------------- binary reader
+
+
+def _read_word2vec_binary(path: str, fh: BinaryIO, header: tuple[int, int], header_len: int,
+                          limit: int | None, unicode_errors: str) -> VectorData:
+    """Entries "word<space><D float32>[\\n]" after the header line."""
+    n, dim = header
+    stride = 4 * dim
+    compressed = compression(path) is not None
+    if not compressed:
+        # Each entry takes at least one word byte, a space and D floats: a header claiming
+        # more than the file can hold is refused before anything is allocated.
+        room = os.path.getsize(path) - header_len
+        if n * (stride + 2) > room:
+            raise FormatError(
+                path, f"header claims {n} words of dimension {dim} "
+                f"({n * (stride + 2):,} bytes at least) but only {room:,} bytes follow it; "
+                "the file is truncated or not a word2vec binary file")
+    wanted = n if limit is None else min(n, limit)
+    # Uncompressed sizes were checked above, so one block holds everything; compressed input
+    # grows block by block, each allocated only once its first row's bytes have arrived, so
+    # a lying header costs nothing.
+    block_cap = wanted if not compressed else max(1, min(wanted, (1 << 24) // stride))
+    blocks: list[np.ndarray] = []
+    cur: np.ndarray | None = None
+    cur_bytes = memoryview(b"")
+    filled = 0
+    words: list[bytes] = []
+    buf = b""
+    pos = 0
+    eof = False
+
+    def more() -> bool:
+        nonlocal buf, pos, eof
+        if eof:
+            return False
+        data = fh.read(_CHUNK)
+        if not data:
+            eof = True
+            return False
+        buf = buf[pos:] + data
+        pos = 0
+        return True
+
+    for i in range(wanted):
+        # Skip the newline(s) word2vec.c writes after each vector (gensim writes none).
+        while True:
+            while pos < len(buf) and buf[pos] == 0x0A:
+                pos += 1
+            if pos < len(buf) or not more():
+                break
+        while True:
+            sp = buf.find(b" ", pos, pos + _MAX_WORD + 1)
+            if sp >= 0:
+                break
+            if len(buf) - pos > _MAX_WORD:
+                raise FormatError(path, f"entry {i}: no space after the word within "
+                                        f"{_MAX_WORD} bytes; not a word2vec binary file?")
+            if not more():
+                raise FormatError(path, f"truncated: header says {n} words, file ends in "
+                                        f"entry {i} (found {i} complete vectors)")
+        word = buf[pos:sp]
+        if not word:
+            raise FormatError(path, f"entry {i}: empty word")
+        if b"\0" in word:
+            raise FormatError(path, f"entry {i}: word {word[:40]!r} contains a NUL byte")
+        pos = sp + 1
+        while len(buf) - pos < stride:
+            if not more():
+                raise FormatError(path, f"truncated: header says {n} words, file ends inside "
+                                        f"the vector of entry {i} ({word[:40]!r})")
+        if cur is None or filled == cur.shape[0]:
+            if cur is not None:
+                blocks.append(cur)
+            cur = np.empty((min(block_cap, wanted - i), dim), dtype="<f4")
+            cur_bytes = memoryview(cur).cast("B")
+            filled = 0
+        cur_bytes[filled * stride:(filled + 1) * stride] = buf[pos:pos + stride]
+        filled += 1
+        pos += stride
+        words.append(word)
+    assert cur is not None  # wanted >= 1: the header check refuses V <= 0
+    blocks.append(cur[:filled])
+    mat = np.concatenate(blocks) if len(blocks) > 1 else blocks[0]
+    return _build(path, _decode_words(path, words, unicode_errors),
+                  mat.astype(np.float32, copy=False))
+
+
+# ---------------------------------------------------------------------------- native reader
+
+
+def _native_header(path: str, fh: BinaryIO, size: int) -> tuple[dict[str, Any], int]:
+    """The native file's JSON header, checked, and where it ends."""
+    prefix = fh.read(_NATIVE_PREFIX.size)
+    if len(prefix) < _NATIVE_PREFIX.size:
+        raise FormatError(path, "truncated native header")
+    magic, version, head_len = _NATIVE_PREFIX.unpack(prefix)
+    if magic != NATIVE_MAGIC:
+        raise FormatError(path, "not a wv_engine native file (bad magic bytes)")
+    if version != NATIVE_VERSION:
+        raise FormatError(path, f"native format version {version} is not supported "
+                                f"(this wv_engine reads version {NATIVE_VERSION}); "
+                                "upgrade wv_engine or re-export the vectors")
+    if head_len > size - _NATIVE_PREFIX.size:
+        raise FormatError(path, f"header length {head_len} exceeds the file size {size}")
+    try:
+        doc = json.loads(fh.read(head_len).decode("utf-8"))
+        n, dim, sections = int(doc["count"]), int(doc["dim"]), doc["sections"]
+        meta = doc.get("metadata") or {}
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
+        raise FormatError(path, f"damaged JSON header: {exc}") from None
+    if n < 0 or dim < 1 or not isinstance(meta, dict) or not isinstance(sections, dict):
+        raise FormatError(path, f"invalid header values (count={n}, dim={dim})")
+    return {"count": n, "dim": dim, "sections": sections, "metadata": meta}, _NATIVE_PREFIX.size + head_len
+
+
+def _native_section(path: str, head: dict[str, Any], name: str, size: int, data_start: int,
+                    expected: tuple[str, list[int]] | None = None,
+                    required: bool = True) -> tuple[int, int, str, list[int]] | None:
+    """(offset, nbytes, dtype, shape) of a section, checked against the
+    header's end, the file size and, when given, the expected dtype and shape."""
+    sec = head["sections"].get(name)
+    if sec is None:
+        if required:
+            raise FormatError(path, f"missing section {name!r}")
+        return None
+    try:
+        off, nbytes = int(sec["offset"]), int(sec["nbytes"])
+        dtype, shape = str(sec["dtype"]), [int(d) for d in sec["shape"]]
+    except (KeyError, TypeError, ValueError):
+        raise FormatError(path, f"damaged description of section {name!r}") from None
+    if expected is not None and (dtype, shape) != expected:
+        raise FormatError(path, f"section {name!r} has dtype {dtype} shape {shape}, "
+                                f"expected {expected}")
+    if expected is not None or name not in _NATIVE_SECTIONS:
+        try:
+            itemsize = np.dtype(dtype).itemsize
+        except TypeError:
+            raise FormatError(path, f"section {name!r} has an unknown dtype {dtype!r}") from None
+        if min(shape, default=0) < 0 or nbytes != itemsize * int(np.prod(shape, dtype=np.int64)):
+            raise FormatError(path, f"section {name!r} size does not match its shape")
+    if off < data_start:
+        raise FormatError(path, f"section {name!r} starts at byte {off}, inside the header "
+                                f"(which ends at {data_start})")
+    if nbytes < 0 or off + nbytes > size:
+        raise FormatError(path, f"truncated: section {name!r} needs bytes "
+                                f"{off}..{off + nbytes} but the file has {size}")
+    return off, nbytes, dtype, shape
+
+
+def read_native_section(path: str | os.PathLike, name: str) -> np.ndarray:
+    """An extra section of a native file (save_native's `sections`), as a
+    native-endian array. Raises FormatError when it is missing or damaged."""
+    path = os.fspath(path)
+    size = os.path.getsize(path)
+    with open(path, "rb") as fh:
+        head, data_start = _native_header(path, fh, size)
+        off, nbytes, dtype, shape = _native_section(path, head, name, size, data_start)  # type: ignore[misc]
+        dt = np.dtype(dtype)
+        if dt.kind not in "fiu":
+            raise FormatError(path, f"section {name!r} is not numeric ({dtype})")
+        fh.seek(off)
+        data = np.frombuffer(fh.read(nbytes), dtype=dt)
+    if data.nbytes != nbytes:
+        raise FormatError(path, f"truncated section {name!r}")
+    return data.astype(dt.newbyteorder("="), copy=False).reshape(shape)
+
+
+def _read_native(path: str, limit: int | None, mmap: bool, unicode_errors: str) -> VectorData:
+    if compression(path) is not None:
+        raise FormatError(path, "the native format is not read compressed; decompress it first")
+    size = os.path.getsize(path)
+    with open(path, "rb") as fh:
+        head, data_start = _native_header(path, fh, size)
+        n, dim, meta = head["count"], head["dim"], head["metadata"]
+        expected = {"vectors": ("<f4", [n, dim]), "word_offsets": ("<u8", [n + 1]),
+                    "counts": ("<i8", [n]), "word_blob": None}
+
+        def section(name: str, required: bool = True) -> tuple[int, int] | None:
+            found = _native_section(path, head, name, size, data_start, expected[name], required)
+            return None if found is None else found[:2]
+
+        vec_off, _ = section("vectors")
+        wo_off, _ = section("word_offsets")
+        blob_off, blob_len = section("word_blob")
+        cnt = section("counts", required=False)
+
+        m = n if limit is None else max(0, min(n, limit))
+        fh.seek(wo_off)
+        offsets = np.frombuffer(fh.read(8 * (m + 1)), dtype="<u8").astype(np.int64)
+        if m and (offsets[0] != 0 or np.any(np.diff(offsets) < 0) or offsets[-1] > blob_len):
+            raise FormatError(path, "damaged word offsets")
+        fh.seek(blob_off)
+        blob = fh.read(int(offsets[-1]))
+        raw_words = [blob[offsets[i]:offsets[i + 1]] for i in range(m)]
+        counts = None
+        if cnt is not None:
+            fh.seek(cnt[0])
+            counts = np.frombuffer(fh.read(8 * m), dtype="<i8").astype(np.int64)
+        if mmap and m:
+            mat: np.ndarray = np.memmap(path, dtype="<f4", mode="r", offset=vec_off,
+                                        shape=(m, dim))
+        else:
+            fh.seek(vec_off)
+            mat = np.fromfile(fh, dtype="<f4", count=m * dim)
+            if mat.size != m * dim:
+                raise FormatError(path, "truncated vectors section")
+            mat = mat.reshape(m, dim).astype(np.float32, copy=False)
+    words = _decode_words(path, raw_words, unicode_errors)
+    return _build(path, words, mat, counts=counts, metadata=meta)
+
+
+# ---------------------------------------------------------------------------- entry point
+
+
+def read_vectors(
+    path: str | os.PathLike,
+    format: str = "auto",
+    unicode_errors: str = "surrogateescape",
+    limit: int | None = None,
+    mmap: bool = False,
+) -> VectorData:
+    """Read word vectors from `path`.
+
+    `format`: "auto" (detect from the content), "native", "word2vec-bin", "word2vec-txt" or
+    "glove-txt". Text and binary files may be compressed (gzip, bzip2 or xz, known by their
+    first bytes).
+    `unicode_errors`: how to decode non-UTF-8 words: "surrogateescape" (lossless default),
+    "strict", "replace", "ignore", or "latin-1" (UTF-8 first, Latin-1 for the rest).
+    `limit`: read only the first N vectors. `mmap`: map the matrix read-only instead of
+    reading it (native format only).
+
+    Returns VectorData (counts and metadata are only known for the native format). Raises
+    FormatError (a ValueError) naming the file and the problem for damaged or hostile files.
+    """
+    path = os.fspath(path)
+    if format != "auto" and format not in FORMATS:
+        raise ValueError(
+            f"unknown format {format!r}; expected 'auto' or one of {', '.join(FORMATS)}")
+    if limit is not None and limit < 1:
+        raise ValueError(f"limit must be a positive number of vectors, got {limit}")
+    _make_decoder(unicode_errors)  # validate early
+    if not os.path.exists(path):
+        raise FileNotFoundError(errno.ENOENT, "vectors file not found", path)
+    fmt = detect_format(path) if format == "auto" else format
+    if mmap and fmt != "native":
+        raise ValueError(f"{path}: mmap=True needs the native format; this file is {fmt}")
+    if fmt == "native":
+        return _read_native(path, limit, mmap, unicode_errors)
+    with open_input(path) as fh:
+        if fmt == "glove-txt":
+            first = fh.readline(_MAX_LINE)
+            header = _parse_header(path, first)
+            if header is None:
+                # No header: the first line is already data, so read the file from its start.
+                fh.seek(0)
+                return _read_text(path, fh, None, 1, limit, unicode_errors)
+            return _read_text(path, fh, header, 2, limit, unicode_errors)
+        first = fh.readline(_MAX_LINE)
+        header = _parse_header(path, first)
+        if header is None:
+            raise FormatError(path, f"missing 'V D' header line (found {first[:60]!r})")
+        if fmt == "word2vec-txt":
+            return _read_text(path, fh, header, 2, limit, unicode_errors)
+        return _read_word2vec_binary(path, fh, header, len(first), limit, unicode_errors)
