@@ -28,8 +28,11 @@ def test_word2vec_trains_and_writes_stats(corpus_file, tmp_path, capsys):
     assert rc == 0
     data = json.loads(stats.read_text())
     for key in ("vocab_size", "corpus_words", "epochs", "threads", "train_seconds", "total_seconds",
-                "words_per_sec", "epoch_loss"):
+                "words_per_sec", "epoch_loss", "count_seconds", "encode_seconds", "save_seconds"):
         assert key in data
+    phases = data["count_seconds"] + data["encode_seconds"] + data["train_seconds"] + data["save_seconds"]
+    assert 0 < phases <= data["total_seconds"]
+    assert 10 << 20 < data["peak_rss_bytes"] < 64 << 30  # a process's own peak: tens of MB here
     assert data["vocab_size"] == 48 and data["epochs"] == 2 and data["threads"] == 2
     assert data["corpus_words"] == 3000 * 12
     assert len(data["epoch_loss"]) == 2
@@ -140,3 +143,62 @@ def test_both_negatives_flags_are_refused(corpus_file, tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["word2vec", corpus_file, "-o", str(tmp_path / "v.bin"), "--shared-negatives", "--exact-negatives"])
     assert "not allowed with" in capsys.readouterr().err
+
+
+def _zipf_text(path, tokens=60_000, types=3_000, seed=0):
+    rng = np.random.default_rng(seed)
+    p = 1.0 / (np.arange(1, types + 1) + 2.7)
+    ranks = rng.choice(types, size=tokens, p=p / p.sum())
+    lines = [" ".join(f"w{r}" for r in ranks[i:i + 100]) for i in range(0, tokens, 100)]
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def test_checkpoint_on_ctrl_c_then_resume_gives_the_straight_run(tmp_path, monkeypatch):
+    """2 epochs straight against: Ctrl-C after the first (the checkpoint is
+    saved), then --resume for the second; at one thread with a seed the
+    vectors are the same bytes."""
+    from wv_engine.word2vec import Word2Vec
+
+    corpus = _zipf_text(tmp_path / "z.txt")
+    common = ["--dim", "16", "--epochs", "2", "--threads", "1", "--seed", "5", "--quiet", "--sample", "1e-3"]
+    assert main(["word2vec", corpus, "-o", str(tmp_path / "straight.bin"), *common]) == 0
+
+    real = Word2Vec.record_epoch
+
+    def ctrl_c_after_first(self, *args, **kwargs):
+        real(self, *args, **kwargs)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Word2Vec, "record_epoch", ctrl_c_after_first)
+    ckpt = tmp_path / "run.ckpt"
+    partial = tmp_path / "partial.bin"
+    assert main(["word2vec", corpus, "-o", str(partial), *common, "--checkpoint", str(ckpt)]) == 130
+    assert ckpt.exists() and partial.exists()
+    monkeypatch.setattr(Word2Vec, "record_epoch", real)
+    assert Word2Vec.load(ckpt).unfinished_epochs == 1
+    resumed = tmp_path / "resumed.bin"
+    stats = tmp_path / "s.json"
+    assert main(["word2vec", corpus, "-o", str(resumed), "--resume", str(ckpt), "--threads", "1", "--quiet",
+                 "--stats-json", str(stats)]) == 0
+    assert json.loads(stats.read_text())["epochs"] == 1
+    assert resumed.read_bytes() == (tmp_path / "straight.bin").read_bytes()
+    assert partial.read_bytes() != resumed.read_bytes()
+
+
+def test_resume_checks_the_corpus_and_the_flags(tmp_path, capsys):
+    from wv_engine.word2vec import Word2Vec
+
+    corpus = _zipf_text(tmp_path / "z.txt")
+    other = _zipf_text(tmp_path / "other.txt", seed=1)
+    ckpt = tmp_path / "run.ckpt"
+    model = Word2Vec(dim=8, epochs=3, threads=1, min_count=1)
+    model.build_vocab(corpus)
+    model.train(corpus, callbacks=[lambda m, es: m.save(ckpt) if es.epoch == 0 else None])
+    assert main(["word2vec", other, "-o", str(tmp_path / "v.bin"), "--resume", str(ckpt), "--quiet"]) == 1
+    assert "another corpus file" in capsys.readouterr().err
+    assert main(["word2vec", corpus, "-o", str(tmp_path / "v.bin"), "--resume", str(ckpt), "--quiet",
+                 "--window", "9"]) == 1
+    assert "trained with window=5, but --window asks for 9" in capsys.readouterr().err
+    assert main(["word2vec", corpus, "-o", str(tmp_path / "v.bin"), "--resume", str(ckpt), "--quiet",
+                 "--threads", "2", "--dim", "8"]) == 0

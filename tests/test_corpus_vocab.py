@@ -105,8 +105,8 @@ def test_ctrl_c_while_encoding_to_a_cache_file_leaves_nothing(tmp_path, monkeypa
     v = Vocabulary.build([s.split() for s in LINES], min_count=1)
     real = corpus_module.iter_chunks
 
-    def interrupted(source, chunk_bytes=corpus_module.CHUNK_BYTES):
-        yield from real(source, chunk_bytes)
+    def interrupted(source, *args):
+        yield from real(source, *args)
         raise KeyboardInterrupt  # as if Ctrl-C came after the first chunks were written
 
     monkeypatch.setattr(corpus_module, "iter_chunks", interrupted)
@@ -156,6 +156,18 @@ def test_encoding_on_several_threads_gives_the_one_pass_ids(tmp_path, monkeypatc
             np.testing.assert_array_equal(many.ids, one.ids)
             assert (many.tokens, many.words, many.oov, many.sentences) == \
                 (one.tokens, one.words, one.oov, one.sentences)
+    spill = tmp_path / "ids"
+    spill.mkdir()
+    for threads in (1, 2, 5, 11):  # ids written to disk by each thread, then joined there
+        on_disk = encode(str(path), words, chunk_bytes=1 << 10, threads=threads, on_disk=True, tmp_dir=str(spill))
+        assert isinstance(on_disk.ids, np.memmap) and on_disk.file is not None
+        np.testing.assert_array_equal(on_disk.ids, one.ids)
+        assert (on_disk.tokens, on_disk.words, on_disk.oov, on_disk.sentences) == \
+            (one.tokens, one.words, one.oov, one.sentences)
+        assert list(spill.iterdir()) == []  # unlinked at creation
+        cached = encode(str(path), words, cache_path=str(tmp_path / f"c{threads}.ids"), threads=threads)
+        np.testing.assert_array_equal(np.fromfile(tmp_path / f"c{threads}.ids", dtype=np.int32), one.ids)
+        assert cached.sentences == one.sentences
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -116,6 +116,13 @@ def _add_word2vec(sub) -> None:
     negatives.add_argument("--exact-negatives", dest="shared_negatives", action="store_false", default=None,
                            help="skip-gram NS: word2vec.c's per-pair kernel, fresh negatives for every pair")
     p.add_argument("--save-vocab", metavar="PATH", help="also write the vocabulary as 'word count' lines")
+    p.add_argument("--tmp-dir", default=None, metavar="DIR",
+                   help="where the encoded corpus goes when it is kept on disk (default: the system's "
+                        "temporary directory; the file is unlinked at creation)")
+    p.add_argument("--ids-on-disk", dest="ids_on_disk", action="store_true", default=None,
+                   help="keep the encoded corpus (4 bytes a token) in a temporary file; the default does so "
+                        "when it would take more than 512 MiB or an eighth of the memory available")
+    _add_checkpoints(p, "the whole training state (both matrices, vocabulary, settings, learning-rate schedule)")
     p.add_argument("--stats-json", metavar="PATH", help="write timings and per-epoch loss as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar or messages")
     _add_scheduler(p)
@@ -126,6 +133,17 @@ def _add_word2vec(sub) -> None:
                    help="with --scheduler: each worker's learning rate times X (default: the number of "
                         "workers, at most 4, so the averaged model moves as one machine's would)")
     p.set_defaults(run=run_word2vec)
+
+
+def _add_checkpoints(p, what: str) -> None:
+    p.add_argument("--checkpoint", metavar="PATH",
+                   help=f"save {what} here atomically every --checkpoint-every minutes, on Ctrl-C and at the "
+                        "end, to continue with --resume")
+    p.add_argument("--checkpoint-every", type=positive_float, default=30.0, metavar="MINUTES",
+                   help="minutes between two checkpoints (default 30; saved at the next epoch's end)")
+    p.add_argument("--resume", metavar="PATH",
+                   help="continue from a checkpoint (its vocabulary, settings and state) after checking that "
+                        "the flags given and the corpus agree with it")
 
 
 def _add_queries(sub) -> None:
@@ -200,9 +218,7 @@ def _add_glove(sub) -> None:
     p.add_argument("--output-vectors", choices=["sum", "word", "concat"], default="sum",
                    help="W + W~ (default), W only, or W and W~ side by side")
     p.add_argument("--header", action="store_true", help="write a 'V D' header line in txt format")
-    p.add_argument("--checkpoint", metavar="PATH", help="save parameters and AdaGrad state here at the end "
-                                                        "(and on Ctrl-C), to resume with --resume")
-    p.add_argument("--resume", metavar="PATH", help="continue from a checkpoint (its vocabulary and state)")
+    _add_checkpoints(p, "parameters and AdaGrad state")
     p.add_argument("--stats-json", metavar="PATH", help="write timings and per-epoch cost as JSON")
     p.set_defaults(run=run_glove)
 
@@ -247,8 +263,11 @@ def run_glove(args) -> int:
     settings = {k: v for k, v in settings.items() if v is not None}
     with _cluster(args) as client:
         if args.resume:
-            model = GloVe.load_checkpoint(args.resume, **settings)
-            _say(args, f"resuming from {args.resume} after {model.epochs_trained} epoch(s)")
+            model = GloVe.load_checkpoint(args.resume)
+            overrides = _resume_overrides(args, model.config(), GLOVE_FIXED, {"output_vectors": "output"})
+            model = GloVe.load_checkpoint(args.resume, **overrides)
+            _say(args, f"resuming from {args.resume} after {model.epochs_trained} epoch(s); the settings given "
+                       "agree with it")
         else:
             model = GloVe(**settings)
             _say(args, f"counting words in {args.input}")
@@ -266,12 +285,12 @@ def run_glove(args) -> int:
     model.prepare_records(drop_cooccurrence=True)  # the records replace the matrix: lower peak memory
     interrupted = False
     try:
-        stats = model.train(progress=progress)
+        stats = model.train(progress=progress, checkpoint=args.checkpoint, checkpoint_every=args.checkpoint_every)
     except KeyboardInterrupt:
         interrupted = True
         stats = model.last_stats
         _say(args, f"interrupted after {len(stats.epochs)} full epoch(s): saving what is trained")
-    if args.checkpoint:
+    if args.checkpoint and not interrupted:
         model.save_checkpoint(args.checkpoint)
     _save_matrix_vectors(args, model.vectors)
     total = time.perf_counter() - started
@@ -281,7 +300,7 @@ def run_glove(args) -> int:
             "vocab_size": len(vocab), "nonzeros": nonzeros, "count_seconds": count_seconds,
             "train_seconds": stats.train_seconds, "total_seconds": total, "epoch_cost": stats.epoch_cost,
             "epochs": len(stats.epochs), "threads": model.threads, "interrupted": interrupted,
-            "config": model.config(),
+            "config": model.config(), "peak_rss_bytes": _peak_rss(),
         })
     return EXIT_INTERRUPTED if interrupted else 0
 
@@ -360,6 +379,12 @@ def _say(args, message: str) -> None:
         print(message, file=sys.stderr)
 
 
+def _peak_rss() -> int:
+    from .memory import peak_rss_bytes
+
+    return peak_rss_bytes()
+
+
 def _atomic_json(path: str, data: dict) -> None:
     from .files import atomic_write
 
@@ -368,39 +393,96 @@ def _atomic_json(path: str, data: dict) -> None:
         f.write("\n")
 
 
+# Settings a checkpoint fixes: a flag given on --resume must agree with it.
+WORD2VEC_FIXED = ("arch", "loss", "dim", "window", "negative", "min_count", "sample", "epochs", "alpha",
+                  "min_alpha", "seed", "max_vocab_size", "max_final_vocab", "ns_exponent", "max_sentence_length",
+                  "shared_negatives")
+GLOVE_FIXED = ("dim", "window", "x_max", "alpha", "eta", "min_count", "seed", "max_vocab_size")
+
+
+def _given(args, name: str):
+    """The value of a flag the user gave, or None where it has its default."""
+    value = getattr(args, name)
+    return None if value == _DEFAULTS[args.command].get(name) else value
+
+
+def _resume_overrides(args, config: dict, fixed: Sequence[str], flag_names: dict[str, str] | None = None) -> dict:
+    """The settings the user's flags change on --resume: a flag that fixes
+    the model (`fixed`) must agree with the checkpoint; the others (threads,
+    memory, files) replace the checkpoint's values."""
+    flag_names = flag_names or {}
+    overrides = {}
+    for dest, value in vars(args).items():
+        key = flag_names.get(dest, dest)
+        if key not in config or _given(args, dest) is None:
+            continue
+        if key in fixed and value != config[key]:
+            flag = "--" + dest.replace("_", "-")
+            raise ValueError(f"--resume {args.resume}: the checkpoint was trained with {key}={config[key]!r}, "
+                             f"but {flag} asks for {value!r}; drop the flag to continue, or start afresh")
+        overrides[key] = value
+    return overrides
+
+
 def run_word2vec(args) -> int:
     """`wv-engine word2vec`: vocabulary, encoding, training, vectors, stats."""
     from .io import save_vectors
     from .word2vec import Word2Vec
 
     started = time.perf_counter()
-    model = Word2Vec(arch=args.arch, loss=args.loss, dim=args.dim, window=args.window,
-                     negative=args.negative, min_count=args.min_count, sample=args.sample,
-                     epochs=args.epochs, alpha=args.alpha, min_alpha=args.min_alpha,
-                     threads=args.threads, seed=args.seed, max_vocab_size=args.max_vocab_size,
-                     max_final_vocab=args.max_final_vocab, ns_exponent=args.ns_exponent,
-                     max_sentence_length=args.max_sentence_length, shared_negatives=args.shared_negatives)
     progress = None if not args.quiet else False
     interrupted = False
     with _cluster(args) as client:
-        _say(args, f"counting words in {args.input}")
-        model.build_vocab(args.input, client=client)
+        if args.resume:
+            if client is not None:
+                raise ValueError("--resume trains on this machine; drop --scheduler")
+            model = Word2Vec.load(args.resume)
+            model = Word2Vec.load(args.resume, **_resume_overrides(args, model.config(), WORD2VEC_FIXED))
+            left = model.unfinished_epochs
+            _say(args, f"resuming from {args.resume}: {model.epochs_trained} epoch(s) trained, "
+                       + (f"{left} of the run's {model._schedule['epochs']} left" if left else "its run complete")
+                       + "; the settings given agree with it")
+        else:
+            model = Word2Vec(arch=args.arch, loss=args.loss, dim=args.dim, window=args.window,
+                             negative=args.negative, min_count=args.min_count, sample=args.sample,
+                             epochs=args.epochs, alpha=args.alpha, min_alpha=args.min_alpha,
+                             threads=args.threads, seed=args.seed, max_vocab_size=args.max_vocab_size,
+                             max_final_vocab=args.max_final_vocab, ns_exponent=args.ns_exponent,
+                             max_sentence_length=args.max_sentence_length,
+                             shared_negatives=args.shared_negatives, tmp_dir=args.tmp_dir,
+                             ids_on_disk=args.ids_on_disk)
+            _say(args, f"counting words in {args.input}")
+            model.build_vocab(args.input, client=client, progress=progress)
         vocab = model.vocab
-        _say(args, f"vocabulary: {len(vocab):,} words (min_count {args.min_count}) of "
-                   f"{vocab.distinct_words:,} distinct; {vocab.total_tokens:,} tokens")
+        count_seconds = time.perf_counter() - started
+        _say(args, f"vocabulary: {len(vocab):,} words (min_count {model.min_count}) of "
+                   f"{vocab.distinct_words:,} distinct; {vocab.total_tokens:,} tokens ({count_seconds:.1f} s)")
         if args.save_vocab:
             vocab.save(args.save_vocab)
-        corpus = args.input if client else model.encode(args.input)
-        try:
-            stats = model.train(corpus, progress=progress, client=client, sync_words=args.sync_words,
-                                lr_scale=args.lr_scale)
-        except KeyboardInterrupt:
-            interrupted = True
-            stats = model.last_stats
-            _say(args, f"interrupted after {stats.epochs} full epoch(s): saving the vectors trained so far")
+        t0 = time.perf_counter()
+        corpus = args.input if client else model.encode(args.input, progress=progress)
+        encode_seconds = time.perf_counter() - t0
+        if args.resume and model.unfinished_epochs == 0:
+            from .epochs import TrainingStats
+
+            stats = TrainingStats(corpus_words=getattr(corpus, "words", 0))
+        else:
+            try:
+                stats = model.train(corpus, progress=progress, client=client, sync_words=args.sync_words,
+                                    lr_scale=args.lr_scale, checkpoint=args.checkpoint,
+                                    checkpoint_every=args.checkpoint_every)
+            except KeyboardInterrupt:
+                interrupted = True
+                stats = model.last_stats
+                _say(args, f"interrupted after {stats.epochs} full epoch(s): saving the vectors trained so far"
+                           + (f" (checkpoint: {args.checkpoint})" if args.checkpoint else ""))
+    t0 = time.perf_counter()
     save_vectors(model.vectors, args.output, FORMATS[args.format])
+    if args.checkpoint and not interrupted:
+        model.save(args.checkpoint)
+    save_seconds = time.perf_counter() - t0
     total = time.perf_counter() - started
-    _say(args, f"wrote {len(vocab):,} vectors of dim {args.dim} to {args.output} "
+    _say(args, f"wrote {len(vocab):,} vectors of dim {model.dim} to {args.output} "
                f"({stats.words_per_sec:,.0f} words/s, {total:.1f} s in all)")
     if args.stats_json:
         _atomic_json(args.stats_json, {
@@ -409,11 +491,16 @@ def run_word2vec(args) -> int:
             "corpus_tokens": vocab.total_tokens,  # every token in the file, out-of-vocabulary ones too
             "epochs": stats.epochs,
             "threads": model.threads,
+            "count_seconds": count_seconds,
+            "encode_seconds": encode_seconds,
             "train_seconds": stats.train_seconds,
+            "save_seconds": save_seconds,
             "total_seconds": total,
+            "peak_rss_bytes": _peak_rss(),
             "words_per_sec": stats.words_per_sec,
             "epoch_loss": stats.epoch_loss,
             "interrupted": interrupted,
+            "resumed_from": args.resume,
             "config": model.config(),
             "scheduler": args.scheduler,
             "sync_words": args.sync_words if args.scheduler else None,
@@ -474,9 +561,20 @@ def run_analogy(args) -> int:
     return 0
 
 
+def _parser_defaults() -> dict[str, dict]:
+    """Each training command's flag defaults (to tell a flag given from one left out)."""
+    parser = build_parser()
+    return {cmd: vars(parser.parse_args([cmd, "INPUT", "-o", "OUTPUT"])) for cmd in ("word2vec", "glove", "svd")}
+
+
+_DEFAULTS: dict[str, dict] = {}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the wv-engine console script; returns the exit status."""
     args = build_parser().parse_args(argv)
+    if not _DEFAULTS:
+        _DEFAULTS.update(_parser_defaults())
     try:
         return args.run(args)
     except KeyboardInterrupt:

@@ -9,13 +9,14 @@ from __future__ import annotations
 import os
 import tempfile
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Sequence, Union
+from typing import Any, Callable, Iterable, Iterator, Sequence, Union
 
 import numpy as np
 
 from . import _tokenize
 from .errors import CorpusError
-from .files import CHUNK_BYTES, DECOMPRESSION_ERRORS, is_compressed, open_binary
+from .files import CHUNK_BYTES, DECOMPRESSION_ERRORS, fingerprint, is_compressed, open_binary, read_position
+from .progress import reading
 from .shards import iter_shard, map_in_threads
 
 __all__ = ["CHUNK_BYTES", "CorpusError", "CorpusSource", "EncodedCorpus", "check_corpus", "collect_ids",
@@ -54,13 +55,19 @@ def check_corpus(source: CorpusSource) -> None:
         )
 
 
-def _file_chunks(path: str | os.PathLike, chunk_bytes: int) -> Iterator[bytes]:
+def _file_chunks(path: str | os.PathLike, chunk_bytes: int,
+                 on_bytes: Callable[[int], None] | None = None) -> Iterator[bytes]:
     try:
         with open_binary(path) as f:
+            seen = 0
             while True:
                 chunk = f.read(chunk_bytes)
                 if not chunk:
                     return
+                if on_bytes is not None:
+                    pos = read_position(f)
+                    on_bytes(pos - seen)
+                    seen = pos
                 yield chunk
     except DECOMPRESSION_ERRORS as exc:
         if isinstance(exc, CorpusError):
@@ -92,12 +99,14 @@ def _iterable_chunks(sentences: Iterable[Sequence[str]], chunk_bytes: int) -> It
         yield b"\n".join(lines) + b"\n"
 
 
-def iter_chunks(source: CorpusSource, chunk_bytes: int = CHUNK_BYTES) -> Iterator[bytes]:
+def iter_chunks(source: CorpusSource, chunk_bytes: int = CHUNK_BYTES,
+                on_bytes: Callable[[int], None] | None = None) -> Iterator[bytes]:
     """Yields the corpus as UTF-8 byte chunks of about chunk_bytes (a token
-    may straddle two chunks; the C tokenizer joins it)."""
+    may straddle two chunks; the C tokenizer joins it). For a file,
+    on_bytes(n) is told of each n bytes read from disk (progress)."""
     check_corpus(source)
     if is_path(source):
-        return _file_chunks(source, chunk_bytes)  # type: ignore[arg-type]
+        return _file_chunks(source, chunk_bytes, on_bytes)  # type: ignore[arg-type]
     return _iterable_chunks(source, chunk_bytes)  # type: ignore[arg-type]
 
 
@@ -118,12 +127,29 @@ class EncodedCorpus:
     words: int
     oov: int
     sentences: int
+    file: Any = None  # the open file the ids are mapped from (ids on disk), else None
+    source: dict | None = None  # files.fingerprint of the file encoded (None for token lists)
 
 
 # Below this size a plain file is encoded on one thread: starting more costs
 # more than it saves.
 PARALLEL_MIN_BYTES = 16 << 20
 PARALLEL_CHUNK_BYTES = 1 << 20
+
+
+# The ids of a corpus stay in memory up to this size (and an eighth of the
+# memory available); larger, they go to a temporary file, so that a run's
+# memory is the model plus bounded buffers whatever the corpus size.
+IDS_IN_MEMORY_MAX = 512 << 20
+
+
+def ids_belong_on_disk(words: int) -> bool:
+    """The rule for where the ids of a corpus of `words` in-vocabulary tokens
+    go when the caller does not say (sentence ends add about 5%)."""
+    from .memory import available_memory
+
+    needed = int(4 * words * 1.05)
+    return needed > min(IDS_IN_MEMORY_MAX, available_memory() // 8)
 
 
 def parallel_file(source: CorpusSource) -> bool:
@@ -134,32 +160,188 @@ def parallel_file(source: CorpusSource) -> bool:
 
 
 def encode(source: CorpusSource, words_as_bytes: list[bytes], cache_path: str | None = None,
-           chunk_bytes: int = CHUNK_BYTES, threads: int = 1) -> EncodedCorpus:
-    """Encodes the corpus once. With cache_path the ids are written to that
-    file and memory-mapped (for corpora larger than RAM); otherwise they stay
-    in memory. With threads > 1 an uncompressed file is encoded in that many
-    byte ranges at once, to exactly the ids one pass gives."""
-    if threads > 1 and cache_path is None and parallel_file(source):
-        return _encode_file_in_parallel(source, words_as_bytes, threads, chunk_bytes)  # type: ignore[arg-type]
-    encoder = _tokenize.Encoder(words_as_bytes)
-    pieces = iter_encoded(encoder, iter_chunks(source, chunk_bytes))
-    if cache_path is None:
-        return _encoded(collect_ids(pieces), int(encoder.tokens), int(encoder.oov))
-    directory = os.path.dirname(os.path.abspath(cache_path))
-    fd, tmp = tempfile.mkstemp(prefix=".ids-", dir=directory)
+           chunk_bytes: int = CHUNK_BYTES, threads: int = 1, *, on_disk: bool = False,
+           tmp_dir: str | None = None, progress: bool | None = None) -> EncodedCorpus:
+    """Encodes the corpus once. The ids stay in memory, unless:
+    cache_path: they are written to that file and memory-mapped from it;
+    on_disk: they go to a temporary file in tmp_dir (default: the system's),
+    unlinked at creation so that nothing is left behind, and are
+    memory-mapped from it (EncodedCorpus.file holds it open).
+    With threads > 1 an uncompressed file is encoded in that many byte ranges
+    at once (each written to its own place), to exactly the ids one pass
+    gives. progress shows bytes read, bytes/s and an ETA."""
+    encoded = _encode(source, words_as_bytes, cache_path, chunk_bytes, threads, on_disk, tmp_dir, progress)
+    if is_path(source):
+        encoded.source = fingerprint(source)  # type: ignore[arg-type]
+    return encoded
+
+
+def _encode(source: CorpusSource, words_as_bytes: list[bytes], cache_path: str | None, chunk_bytes: int,
+            threads: int, on_disk: bool, tmp_dir: str | None, progress: bool | None) -> EncodedCorpus:
+    to_file = cache_path is not None or on_disk
+    directory = os.path.dirname(os.path.abspath(cache_path)) if cache_path is not None else tmp_dir
+    if to_file and directory is not None and not os.path.isdir(directory):
+        raise FileNotFoundError(2, "not a directory (for the encoded ids)", directory)
+    bar = reading(source, "encoding", progress)
+    on_bytes = bar.add if bar is not None else None
     try:
-        n_ids = 0
-        with os.fdopen(fd, "wb") as sink:
-            for ids in pieces:
-                sink.write(ids.tobytes())
-                n_ids += len(ids)
-        os.replace(tmp, cache_path)
+        if threads > 1 and parallel_file(source):
+            pieces, tokens, oov = _encode_shards(source, words_as_bytes, threads, chunk_bytes,  # type: ignore[arg-type]
+                                                 to_file, directory, on_bytes)
+            if not to_file:
+                return _encoded(_join_in_memory(pieces), tokens, oov)
+        else:
+            encoder = _tokenize.Encoder(words_as_bytes)
+            sink = _IdSink(tempfile.TemporaryFile(dir=directory) if to_file else None)
+            for ids in iter_encoded(encoder, iter_chunks(source, chunk_bytes, on_bytes)):
+                sink.write(ids)
+            tokens, oov = int(encoder.tokens), int(encoder.oov)
+            if not to_file:
+                return _encoded(sink.array(), tokens, oov)
+            pieces = [sink]
+    finally:
+        if bar is not None:
+            bar.close()
+    return _join_on_disk(pieces, tokens, oov, directory, cache_path)
+
+
+class _IdSink:
+    """Where one pass's ids go: an array grown in place (memory) or a file,
+    with what joining the passes needs to know (first and last id, count of
+    sentence ends)."""
+
+    def __init__(self, file=None):
+        self.file = file
+        self.n = self.eos = 0
+        self.first: int | None = None
+        self.last: int | None = None
+        self._ids = np.empty(0, np.int32) if file is None else None
+
+    def write(self, ids: np.ndarray) -> None:
+        if not len(ids):
+            return
+        if self.first is None:
+            self.first = int(ids[0])
+        self.last = int(ids[-1])
+        self.eos += int(np.count_nonzero(ids == -1))
+        end = self.n + len(ids)
+        if self.file is not None:
+            self.file.write(memoryview(np.ascontiguousarray(ids, dtype=np.int32)).cast("B"))
+        else:
+            if end > len(self._ids):
+                self._ids.resize(max(2 * len(self._ids), end, 1 << 16), refcheck=False)  # no views yet
+            self._ids[self.n:end] = ids
+        self.n = end
+
+    def array(self) -> np.ndarray:
+        """The ids held in memory (the sink gives them up)."""
+        ids, self._ids = self._ids, None
+        ids.resize(self.n, refcheck=False)
+        return ids
+
+
+def _encode_shards(path: str | os.PathLike, words_as_bytes: list[bytes], threads: int, chunk_bytes: int,
+                   to_file: bool, directory: str | None, on_bytes) -> tuple[list[_IdSink], int, int]:
+    """Encodes byte ranges of a plain file on several threads (the C encoder
+    runs without the GIL), each into its own sink (in memory, or with to_file
+    a temporary file in `directory`). A range that may continue a
+    sentence writes a sentence end for a newline before its first word,
+    which the join drops where the text before ended one."""
+    # Smaller reads than one pass makes: each call's output buffer (4 bytes per
+    # input byte) is freed into the thread's own malloc arena, which keeps it.
+    chunk_bytes = min(chunk_bytes, PARALLEL_CHUNK_BYTES)
+
+    def one(index: int, shard):
+        encoder = _tokenize.Encoder(words_as_bytes, mid_sentence=index > 0)
+        sink = _IdSink(tempfile.TemporaryFile(dir=directory) if to_file else None)
+        for ids in iter_encoded(encoder, iter_shard(shard, chunk_bytes, on_bytes)):
+            sink.write(ids)
+        return sink, int(encoder.tokens), int(encoder.oov)
+
+    results = map_in_threads(path, threads, one)
+    return [r[0] for r in results], sum(r[1] for r in results), sum(r[2] for r in results)
+
+
+def _joined(pieces: list[_IdSink]) -> Iterator[tuple[_IdSink, int]]:
+    """(piece, ids to skip at its start) in order: a piece's leading sentence
+    end is dropped where the ids before it ended a sentence (or there are none)."""
+    ended = True
+    for piece in pieces:
+        skip = 1 if piece.first == -1 and ended else 0
+        if piece.n > skip:
+            ended = piece.last == -1
+        yield piece, skip
+
+
+def _join_in_memory(pieces: list[_IdSink]) -> np.ndarray:
+    def arrays() -> Iterator[np.ndarray]:
+        for piece, skip in _joined(pieces):
+            ids = piece.array()  # given up once copied: the peak stays near one copy
+            if len(ids) > skip:
+                yield ids[skip:]
+
+    return collect_ids(arrays())
+
+
+def _join_on_disk(pieces: list[_IdSink], tokens: int, oov: int, directory: str | None,
+                  cache_path: str | None) -> EncodedCorpus:
+    """One file of ids from the pieces' files (copied in the kernel), memory-
+    mapped: an unlinked temporary file, or cache_path (written beside it and
+    renamed). A single piece is used as it is."""
+    if cache_path is None and len(pieces) == 1 and pieces[0].first != -1:
+        return _mapped(pieces[0].file, pieces[0].n, pieces[0].eos, pieces[0].last, tokens, oov)
+    if cache_path is None:
+        out = tempfile.TemporaryFile(dir=directory)
+        tmp = None
+    else:
+        fd, tmp = tempfile.mkstemp(prefix=".ids-", dir=directory)
+        out = os.fdopen(fd, "w+b")
+    try:
+        n = eos = 0
+        for piece, skip in _joined(pieces):
+            piece.file.flush()
+            _copy_file(piece.file, out, 4 * skip, 4 * (piece.n - skip), 4 * n)
+            n += max(piece.n - skip, 0)
+            eos += piece.eos - skip
+            piece.file.close()
+        out.flush()
+        if tmp is not None:
+            os.fsync(out.fileno())
+            os.replace(tmp, cache_path)  # type: ignore[arg-type]
+            tmp = None
     except BaseException:
-        if os.path.exists(tmp):
+        for piece in pieces:
+            piece.file.close()
+        out.close()
+        if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
         raise
-    ids_all = np.memmap(cache_path, dtype=np.int32, mode="r") if n_ids else np.zeros(0, np.int32)
-    return _encoded(ids_all, int(encoder.tokens), int(encoder.oov))
+    return _mapped(out, n, eos, next((p.last for p in reversed(pieces) if p.n), -1), tokens, oov)
+
+
+def _mapped(file, n: int, eos: int, last: int | None, tokens: int, oov: int) -> EncodedCorpus:
+    """The EncodedCorpus of n ids written to an open file (memory-mapped)."""
+    file.flush()
+    ids = np.memmap(file, dtype=np.int32, mode="r", shape=(n,)) if n else np.zeros(0, np.int32)
+    ended = n == 0 or last == -1
+    return EncodedCorpus(ids=ids, tokens=tokens, words=n - eos, oov=oov, sentences=eos + (0 if ended else 1),
+                         file=file)
+
+
+def _copy_file(src, dst, src_offset: int, nbytes: int, dst_offset: int) -> None:
+    """nbytes of src from src_offset into dst at dst_offset, in the kernel
+    where it can (copy_file_range), else through a buffer."""
+    done = 0
+    while done < nbytes:
+        try:
+            n = os.copy_file_range(src.fileno(), dst.fileno(), nbytes - done, src_offset + done, dst_offset + done)
+        except (AttributeError, OSError):
+            src.seek(src_offset + done)
+            dst.seek(dst_offset + done)
+            n = dst.write(src.read(min(nbytes - done, 1 << 24)))
+        if n == 0:
+            raise OSError(f"could not copy the encoded ids ({done:,} of {nbytes:,} bytes)")
+        done += n
 
 
 def _encoded(ids: np.ndarray, tokens: int, oov: int) -> EncodedCorpus:
@@ -196,36 +378,3 @@ def collect_ids(pieces: Iterable[np.ndarray]) -> np.ndarray:
         n = end
     out.resize(n, refcheck=False)
     return out
-
-
-def _encode_file_in_parallel(path: str | os.PathLike, words_as_bytes: list[bytes], threads: int,
-                             chunk_bytes: int) -> EncodedCorpus:
-    """Encodes byte ranges of a plain file on several threads (the C encoder
-    runs without the GIL) and joins them as one pass would have: a range
-    that may continue a sentence writes a sentence end for a newline before
-    its first word, which is dropped where the text before ended one."""
-    # Smaller reads than one pass makes: each call's output buffer (4 bytes per
-    # input byte) is freed into the thread's own malloc arena, which keeps it.
-    chunk_bytes = min(chunk_bytes, PARALLEL_CHUNK_BYTES)
-
-    def one(index: int, shard):
-        encoder = _tokenize.Encoder(words_as_bytes, mid_sentence=index > 0)
-        ids = encode_chunks(encoder, iter_shard(shard, chunk_bytes))
-        return ids, int(encoder.tokens), int(encoder.oov)
-
-    results = map_in_threads(path, threads, one)
-    tokens, oov = sum(r[1] for r in results), sum(r[2] for r in results)
-    shard_ids = [r[0] for r in results]
-    del results
-
-    def joined() -> Iterator[np.ndarray]:
-        ended = True  # the ids so far end a sentence (or there are none)
-        while shard_ids:
-            ids = shard_ids.pop(0)  # dropped once copied: the peak stays near one copy
-            if len(ids) and ids[0] == -1 and ended:
-                ids = ids[1:]
-            if len(ids):
-                ended = bool(ids[-1] == -1)
-                yield ids
-
-    return _encoded(collect_ids(joined()), tokens, oov)

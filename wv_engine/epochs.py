@@ -73,25 +73,53 @@ def run_epoch(core: Any, start: Callable[[], None], on_progress: Callable[[int],
     return result
 
 
+class Checkpoints:
+    """Saves a trainer's whole state with save(path): every `minutes` minutes
+    of training, at the next epoch's end, and when training is interrupted.
+    A path of None turns it off."""
+
+    def __init__(self, path: str | None, minutes: float, save: Callable[[str], None]):
+        if not minutes > 0:
+            raise ValueError(f"checkpoint_every must be > 0 minutes, got {minutes!r}")
+        self.path, self.interval, self._save = path, 60.0 * minutes, save
+        self._last = time.monotonic()
+        self.saved = 0
+
+    def due(self) -> bool:
+        return self.path is not None and time.monotonic() - self._last >= self.interval
+
+    def save(self) -> None:
+        if self.path is not None:
+            self._save(self.path)
+            self._last = time.monotonic()
+            self.saved += 1
+
+
 def run_epochs(core: Any, epochs: int, bar: Progress, stats: Any, *,
                start: Callable[[int], None], on_progress: Callable[[int, int], None],
-               finish: Callable[[int, Any, float], None]) -> None:
+               finish: Callable[[int, Any, float], None], checkpoints: Checkpoints | None = None) -> None:
     """Runs `epochs` epochs: start(e) starts epoch e's threads,
     on_progress(e, words_done) moves the bar, finish(e, result, seconds)
     books a finished epoch. stats.train_seconds follows the time spent and
     stats.interrupted is set when an epoch ends in an exception (Ctrl-C,
-    divergence), which is re-raised. The bar is closed in every case."""
+    divergence), which is re-raised; on Ctrl-C the checkpoint (if any) is
+    saved first.
+    The bar is closed in every case."""
     began = time.perf_counter()
     try:
         for e in range(epochs):
             t0 = time.perf_counter()
             try:
                 result = run_epoch(core, lambda: start(e), lambda done: on_progress(e, done))
-            except BaseException:
-                stats.interrupted = True
-                raise
-            finally:
                 stats.train_seconds = time.perf_counter() - began
-            finish(e, result, time.perf_counter() - t0)
+                finish(e, result, time.perf_counter() - t0)
+                if checkpoints is not None and checkpoints.due():
+                    checkpoints.save()
+            except BaseException as exc:
+                stats.interrupted = True
+                stats.train_seconds = time.perf_counter() - began
+                if checkpoints is not None and isinstance(exc, KeyboardInterrupt):  # never a diverged state
+                    checkpoints.save()
+                raise
     finally:
         bar.close()

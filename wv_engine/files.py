@@ -41,6 +41,15 @@ def open_input(path: str | os.PathLike) -> IO[bytes]:
     return _OPENERS[kind](path, "rb") if kind else open(path, "rb")  # type: ignore[return-value]
 
 
+def read_position(stream: IO[bytes]) -> int:
+    """How far into the file on disk a stream from open_input has read (for
+    a compressed file: compressed bytes), for progress against its size."""
+    try:
+        return os.lseek(stream.fileno(), 0, os.SEEK_CUR)
+    except (OSError, AttributeError, ValueError):
+        return 0
+
+
 def open_binary(path: str | os.PathLike) -> IO[bytes]:
     """open_input for a corpus: a missing path or a directory is a CorpusError."""
     try:
@@ -56,6 +65,20 @@ def is_compressed(path: str | os.PathLike) -> bool:
     only be read from its start. CorpusError for a missing path or a directory."""
     open_binary(path).close()
     return compression(path) is not None
+
+
+def fingerprint(path: str | os.PathLike, span: int = 1 << 20) -> dict[str, Any]:
+    """What tells one input file from another without reading it all: its
+    size and SHA-256 digests of its first and last `span` bytes."""
+    import hashlib
+
+    path = os.fspath(path)
+    size = os.path.getsize(path)
+    with open(path, "rb") as f:
+        head = hashlib.sha256(f.read(span)).hexdigest()
+        f.seek(max(0, size - span))
+        tail = hashlib.sha256(f.read(span)).hexdigest()
+    return {"size": size, "head_sha256": head, "tail_sha256": tail}
 
 
 def _current_umask() -> int:

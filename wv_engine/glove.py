@@ -18,7 +18,7 @@ import scipy.sparse as sp
 
 from . import _glove, cooccur
 from .corpus import CorpusSource, EncodedCorpus
-from .epochs import run_epochs
+from .epochs import Checkpoints, run_epochs
 from .files import atomic_write
 from .memory import check_fits
 from .progress import Progress
@@ -209,11 +209,14 @@ class GloVe:
 
     def train(self, matrix: sp.spmatrix | None = None, *, epochs: int | None = None,
               progress: bool | None = None,
-              callbacks: Iterable[Callable[["GloVe", GloVeEpoch], object]] = ()) -> GloVeStats:
+              callbacks: Iterable[Callable[["GloVe", GloVeEpoch], object]] = (),
+              checkpoint: str | os.PathLike | None = None, checkpoint_every: float = 30.0) -> GloVeStats:
         """Trains `epochs` more epochs on the matrix (default: the one counted
         last). The non-zeros are shuffled once with the seed and split into
         one contiguous range per thread, as glove.c reads its shuffled file.
-        Ctrl-C stops at once, leaves the parameters usable, and re-raises."""
+        Ctrl-C stops at once, leaves the parameters usable, and re-raises.
+        checkpoint: a path where save_checkpoint writes the whole state every
+        checkpoint_every minutes (at the next epoch's end) and on Ctrl-C."""
         if self.vocab is None or self.params is None:
             raise RuntimeError("build the vocabulary first (fit, build_vocab or load_checkpoint)")
         epochs = self.epochs if epochs is None else epochs
@@ -245,9 +248,11 @@ class GloVe:
             for cb in callbacks:
                 cb(self, ep)
 
+        checkpoints = Checkpoints(None if checkpoint is None else os.fspath(checkpoint), checkpoint_every,
+                                  self.save_checkpoint)
         run_epochs(core, epochs, bar, stats, start=lambda e: core.start_epoch(threads),
                    on_progress=lambda e, done: bar.update(e * len(records) + done, epoch=f"{e + 1}/{epochs}"),
-                   finish=finish)
+                   finish=finish, checkpoints=checkpoints)
         return stats
 
     # ---- results --------------------------------------------------------------

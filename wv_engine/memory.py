@@ -38,3 +38,22 @@ def check_fits(what: str, needed: int, advice: str) -> None:
     available = available_memory()
     if available and needed > available:
         raise MemoryError(f"{what} needs about {gib(needed)} but only {gib(available)} is available; {advice}")
+
+
+def peak_rss_bytes() -> int:
+    """The most resident memory this process has used (VmHWM of its own
+    address space; getrusage's figure would include the image of the process
+    that forked it). 0 if unknown."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    except (ImportError, OSError):
+        return 0

@@ -7,6 +7,7 @@ printed in both cases unless progress was turned off."""
 from __future__ import annotations
 
 import sys
+import threading
 
 
 class Progress:
@@ -47,3 +48,36 @@ class Progress:
         if self._bar is not None:
             self._bar.close()
             self._bar = None
+
+
+class ByteProgress:
+    """Bytes of input read, added from any thread: the bar shows bytes/s and
+    an ETA against `total` (the file's size on disk)."""
+
+    def __init__(self, total: int, desc: str, enabled: bool | None = None):
+        self._bar = Progress(total, desc, enabled, unit="B")
+        self._lock = threading.Lock()
+        self._done = 0
+
+    def add(self, n: int) -> None:
+        with self._lock:
+            self._done += n
+            self._bar.update(self._done)
+
+    def close(self) -> None:
+        with self._lock:
+            self._bar.close()
+
+
+def reading(source, desc: str, enabled: bool | None):
+    """A ByteProgress over a corpus file's size, or None for what is not a
+    file path (token lists) or when progress is off."""
+    import os
+
+    if enabled is False or not isinstance(source, (str, os.PathLike)):
+        return None
+    try:
+        total = os.path.getsize(source)
+    except OSError:
+        return None
+    return ByteProgress(total, desc, enabled)

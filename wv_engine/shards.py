@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence, TypeVar
 
 from .errors import CorpusError
-from .files import CHUNK_BYTES, is_compressed, open_binary
+from .files import CHUNK_BYTES, is_compressed, open_binary, read_position
 
 WHITESPACE = b" \t\n\r\v\f"  # the C tokenizer's separators (csrc/tokenize.c)
 _SCAN = 1 << 16
@@ -82,11 +82,18 @@ def make_shards(paths: str | os.PathLike | Sequence[str | os.PathLike], parts: i
     return shards
 
 
-def iter_shard(shard: Shard, chunk_bytes: int = CHUNK_BYTES) -> Iterator[bytes]:
-    """The shard's bytes in chunks (what the C tokenizer is fed)."""
+def iter_shard(shard: Shard, chunk_bytes: int = CHUNK_BYTES,
+               on_bytes: Callable[[int], None] | None = None) -> Iterator[bytes]:
+    """The shard's bytes in chunks (what the C tokenizer is fed); on_bytes(n)
+    is told of each n bytes read from the file on disk."""
     if shard.compressed:
         with open_binary(shard.path) as f:
+            seen = 0
             while chunk := f.read(chunk_bytes):
+                if on_bytes is not None:
+                    pos = read_position(f)
+                    on_bytes(pos - seen)
+                    seen = pos
                 yield chunk
         return
     with open(shard.path, "rb") as f:
@@ -98,6 +105,8 @@ def iter_shard(shard: Shard, chunk_bytes: int = CHUNK_BYTES) -> Iterator[bytes]:
                 raise CorpusError(f"{shard.path} is shorter than when it was split into shards "
                                   f"(changed while training?)")
             left -= len(chunk)
+            if on_bytes is not None:
+                on_bytes(len(chunk))
             yield chunk
 
 

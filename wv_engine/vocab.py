@@ -64,7 +64,8 @@ class Vocabulary:
 
     @classmethod
     def build(cls, corpus: CorpusSource, min_count: int = 5, max_vocab_size: int | None = None,
-              max_final_vocab: int | None = None, *, client=None, threads: int = 1) -> "Vocabulary":
+              max_final_vocab: int | None = None, *, client=None, threads: int = 1,
+              progress: bool | None = None) -> "Vocabulary":
         """Counts a corpus (path or re-iterable of token lists) in C; with a
         dask.distributed `client`, the workers count shards of the file(s)
         (a path or a list of paths) and the counts merge in a tree.
@@ -75,12 +76,13 @@ class Vocabulary:
         raises min_count just enough to keep at most that many words.
         threads > 1 counts byte ranges of a large uncompressed file at once
         and adds the counts up (exact; not with max_vocab_size, whose pruning
-        depends on the order words come in)."""
+        depends on the order words come in). progress shows bytes read,
+        bytes/s and an ETA."""
         _check_limits(min_count, max_vocab_size, max_final_vocab)
         if client is not None:
             raw_words, counts, tokens, distinct = scaleout.count_words(client, corpus, max_vocab_size)
         else:
-            counter = count_corpus(corpus, max_vocab_size, threads)
+            counter = count_corpus(corpus, max_vocab_size, threads, progress)
             if counter.tokens == 0:
                 raise CorpusError(f"the corpus has no words: {describe(corpus)}")
             raw_words, counts = counter.sorted_words(1)

@@ -12,8 +12,8 @@ from typing import Any, Callable, Iterable
 import numpy as np
 
 from . import _word2vec, formats, scaleout
-from .corpus import CorpusSource, EncodedCorpus, encode
-from .epochs import EpochStats, TrainingStats, run_epochs
+from .corpus import CorpusSource, EncodedCorpus, encode, ids_belong_on_disk
+from .epochs import Checkpoints, EpochStats, TrainingStats, run_epochs
 from .errors import FormatError
 from .memory import check_fits
 from .progress import Progress
@@ -71,7 +71,8 @@ class Word2Vec:
                  threads: int | None = None, seed: int = 1, max_vocab_size: int | None = None,
                  max_final_vocab: int | None = None, ns_exponent: float = 0.75,
                  cbow_mean: bool = True, shrink_windows: bool = True,
-                 max_sentence_length: int = 1000, hot_rows: int | None = None, shared_negatives: bool | None = None):
+                 max_sentence_length: int = 1000, hot_rows: int | None = None, shared_negatives: bool | None = None,
+                 tmp_dir: str | None = None, ids_on_disk: bool | None = None):
         _check("arch", arch, arch in ARCHS, f"one of {ARCHS}")
         _check("loss", loss, loss in LOSSES, f"one of {LOSSES}")
         for name, v in [("dim", dim), ("window", window), ("epochs", epochs), ("min_count", min_count),
@@ -109,6 +110,8 @@ class Word2Vec:
         elif shared_negatives and not fits:
             raise ValueError("shared_negatives supports window <= 64 and negative <= 63")
         self.shared_negatives = bool(shared_negatives) and arch == "skipgram" and loss == "ns"
+        _check("ids_on_disk", ids_on_disk, ids_on_disk in (None, True, False), "None, True or False")
+        self.tmp_dir, self.ids_on_disk = tmp_dir, ids_on_disk
 
         self.vocab: Vocabulary | None = None
         self.input_vectors: np.ndarray | None = None
@@ -128,11 +131,12 @@ class Word2Vec:
         return {k: getattr(self, k) for k in (
             "arch", "loss", "dim", "window", "negative", "min_count", "sample", "epochs", "alpha",
             "min_alpha", "threads", "seed", "max_vocab_size", "max_final_vocab", "ns_exponent",
-            "cbow_mean", "shrink_windows", "max_sentence_length", "hot_rows", "shared_negatives")}
+            "cbow_mean", "shrink_windows", "max_sentence_length", "hot_rows", "shared_negatives", "tmp_dir",
+            "ids_on_disk")}
 
     # ---- vocabulary -----------------------------------------------------
     def build_vocab(self, corpus: CorpusSource | None = None, *, vocab: Vocabulary | None = None,
-                    client=None) -> "Word2Vec":
+                    client=None, progress: bool | None = None) -> "Word2Vec":
         """Counts the corpus (or takes a ready Vocabulary) and allocates the
         weights: input vectors uniform in [-0.5/dim, 0.5/dim) from the seed,
         output vectors zero (word2vec.c's initialisation). With a
@@ -141,7 +145,7 @@ class Word2Vec:
             if corpus is None:
                 raise ValueError("build_vocab needs a corpus or a vocabulary")
             vocab = Vocabulary.build(corpus, self.min_count, self.max_vocab_size, self.max_final_vocab,
-                                     client=client, threads=self.threads)
+                                     client=client, threads=self.threads, progress=progress)
         if self.loss == "softmax" and len(vocab) > SOFTMAX_MAX_VOCAB:
             raise ValueError(
                 f"loss='softmax' is the exact O(vocabulary) reference, meant for small vocabularies; "
@@ -182,18 +186,25 @@ class Word2Vec:
             keep_prob=vocab.keep_probabilities(self.sample), noise=noise, huffman=huffman,
             hot_rows=self.hot_rows, shared_negatives=self.shared_negatives)
 
-    def encode(self, corpus: CorpusSource, cache_path: str | None = None) -> EncodedCorpus:
+    def encode(self, corpus: CorpusSource, cache_path: str | None = None, *,
+               progress: bool | None = None) -> EncodedCorpus:
         """Encodes a corpus with this model's vocabulary (out-of-vocabulary
-        words dropped). With cache_path the ids are memory-mapped from disk."""
+        words dropped). The ids go to an unlinked temporary file in tmp_dir
+        when ids_on_disk is True, or (None) when they would take more than
+        512 MiB or an eighth of the memory available (corpus.ids_belong_on_disk);
+        with cache_path they are written there and memory-mapped."""
         if self.vocab is None:
             raise RuntimeError("build the vocabulary first (build_vocab or fit)")
-        return encode(corpus, self.vocab.words_as_bytes(), cache_path, threads=self.threads)
+        on_disk = self.ids_on_disk if self.ids_on_disk is not None else ids_belong_on_disk(self.vocab.train_words)
+        return encode(corpus, self.vocab.words_as_bytes(), cache_path, threads=self.threads, on_disk=on_disk,
+                      tmp_dir=self.tmp_dir, progress=progress)
 
     # ---- training -------------------------------------------------------
     def train(self, corpus: CorpusSource | EncodedCorpus | None = None, *, epochs: int | None = None,
               callbacks: Iterable[Callable[["Word2Vec", EpochStats], object]] = (),
               progress: bool | None = None, client=None, sync_words: int = 250_000,
-              lr_scale: float | None = None) -> TrainingStats:
+              lr_scale: float | None = None, checkpoint: str | os.PathLike | None = None,
+              checkpoint_every: float = 30.0) -> TrainingStats:
         """Trains `epochs` epochs (default: the model's) on the corpus, or on
         the one given to build_vocab/fit. Calling it again continues training
         with the existing vocabulary (same or another corpus); each call runs
@@ -205,6 +216,10 @@ class Word2Vec:
         Ctrl-C stops the threads at a sentence boundary, leaves the weights
         consistent and usable, and re-raises KeyboardInterrupt; the stats so
         far are in model.last_stats.
+
+        checkpoint: a path where save() writes the whole state every
+        checkpoint_every minutes (at the next epoch's end) and on Ctrl-C;
+        Word2Vec.load(path).train(corpus) continues from it.
 
         With a dask.distributed `client` the workers train on shards of the
         file(s) (a path or a list of paths they can read) and their models
@@ -222,10 +237,10 @@ class Word2Vec:
             self.build_vocab(corpus)
         if epochs is not None:
             _check("epochs", epochs, isinstance(epochs, (int, np.integer)) and epochs >= 1, "an integer >= 1")
-        encoded = self._resolve_corpus(corpus)
+        encoded = self._resolve_corpus(corpus, progress)
         if encoded.words == 0:
             raise ValueError("the corpus has no words in the vocabulary")
-        schedule = self._plan_schedule(epochs, encoded.words)
+        schedule = self._plan_schedule(epochs, encoded)
         if self._core is None:
             self._core = self._make_core()
         core = self._core
@@ -252,28 +267,45 @@ class Word2Vec:
             schedule["epochs_done"] += 1
             self.record_epoch(stats, es, callbacks, bar.write)
 
+        checkpoints = Checkpoints(None if checkpoint is None else os.fspath(checkpoint), checkpoint_every,
+                                  self.save)
         try:
             run_epochs(core, todo, bar, stats, start=lambda e: core.start_epoch(self.epochs_trained, threads),
-                       on_progress=on_progress, finish=finish)
+                       on_progress=on_progress, finish=finish, checkpoints=checkpoints)
         finally:
             self._vectors_changed()
         return stats
 
-    def _plan_schedule(self, epochs: int | None, corpus_words: int) -> dict[str, Any]:
+    def _plan_schedule(self, epochs: int | None, encoded: EncodedCorpus) -> dict[str, Any]:
         """The learning-rate schedule of a train() call: a new one over
         `epochs` epochs, or (epochs None) the rest of one a saved model was
-        in the middle of, when it was made for a corpus of this many words."""
+        in the middle of, when this is the corpus it was made for (the same
+        number of words, and the same file when both are files)."""
         unfinished = self._schedule is not None and self._schedule["epochs_done"] < self._schedule["epochs"]
         if epochs is None and unfinished:
             schedule = dict(self._schedule)  # type: ignore[arg-type]
-            if schedule["corpus_words"] != corpus_words:
+            stopped = f"this model stopped after epoch {schedule['epochs_done']} of {schedule['epochs']}"
+            before, now = schedule.get("corpus"), encoded.source
+            if before is not None and now is not None and before != now:
+                raise ValueError(f"{stopped} on another corpus file (size {before['size']:,} bytes, this one "
+                                 f"{now['size']:,}, or different contents): pass the same corpus to finish "
+                                 "that schedule, or epochs=N to start a new one")
+            if schedule["corpus_words"] != encoded.words:
                 raise ValueError(
-                    f"this model stopped after epoch {schedule['epochs_done']} of {schedule['epochs']} on a "
-                    f"corpus of {schedule['corpus_words']:,} words, but this corpus has {corpus_words:,}: pass "
-                    "the same corpus to finish that schedule, or epochs=N to start a new one")
+                    f"{stopped} on a corpus of {schedule['corpus_words']:,} words, but this corpus has "
+                    f"{encoded.words:,}: pass the same corpus to finish that schedule, or epochs=N to start "
+                    "a new one")
             return schedule
         return {"epochs": self.epochs if epochs is None else int(epochs), "epochs_done": 0,
-                "corpus_words": corpus_words, "alpha": self.alpha, "min_alpha": self.min_alpha}
+                "corpus_words": encoded.words, "corpus": encoded.source, "alpha": self.alpha,
+                "min_alpha": self.min_alpha}
+
+    @property
+    def unfinished_epochs(self) -> int:
+        """Epochs left of a train() call this model was saved in the middle
+        of (0 when there is none): train() without `epochs` runs them."""
+        s = self._schedule
+        return 0 if s is None else s["epochs"] - s["epochs_done"]
 
     def record_epoch(self, stats: TrainingStats, epoch_stats: EpochStats,
                      callbacks: Iterable[Callable[["Word2Vec", EpochStats], object]] = (),
@@ -307,7 +339,7 @@ class Word2Vec:
         self.train(corpus, client=client, **train_kwargs)
         return self
 
-    def _resolve_corpus(self, corpus) -> EncodedCorpus:
+    def _resolve_corpus(self, corpus, progress: bool | None = None) -> EncodedCorpus:
         if isinstance(corpus, EncodedCorpus):
             return corpus
         if corpus is None:
@@ -318,7 +350,7 @@ class Word2Vec:
                 raise ValueError("train needs a corpus")
         if self._encoded is not None and corpus is self._encoded_source:
             return self._encoded
-        self._encoded = self.encode(corpus)
+        self._encoded = self.encode(corpus, progress=progress)
         self._encoded_source = corpus
         return self._encoded
 
@@ -400,6 +432,9 @@ class Word2Vec:
             schedule = state["schedule"]
             if schedule is not None:
                 schedule = {k: schedule[k] for k in ("epochs", "epochs_done", "corpus_words", "alpha", "min_alpha")}
+                corpus = state["schedule"].get("corpus")
+                schedule["corpus"] = None if corpus is None else {k: corpus[k] for k in (
+                    "size", "head_sha256", "tail_sha256")}
             model._schedule = schedule
         except (KeyError, TypeError, ValueError) as exc:
             raise FormatError(path, f"damaged Word2Vec state: {exc}") from None
