@@ -346,3 +346,24 @@ def test_failing_writer_leaves_target_intact(tmp_path, monkeypatch):
         v.save(path, format="word2vec-txt")
     assert path.read_bytes() == before
     assert os.listdir(tmp_path) == ["v.txt"]
+
+
+def test_text_writers_print_exactly_what_printf_prints(tmp_path):
+    """The vectorised "%f" against Python's (C's) own: signs, -0.0, values
+    that round at the sixth decimal, every magnitude, and huge values
+    (formatted one by one)."""
+    rng = np.random.default_rng(3)
+    mags = 10.0 ** rng.uniform(-9, 9, size=(300, 7))
+    vals = (mags * rng.choice([-1, 1], size=mags.shape)).astype(np.float32)
+    vals[0] = [0.0, -0.0, 5e-7, -5e-7, 0.0000015, 2.5e-6, -999999.9999995]
+    vals[1] = [1.0, -1.0, 0.5, 123456.789, -0.0000004, 9.9999995, 1e9]
+    words = [f"w{i}" for i in range(len(vals))]
+    v = Vectors(words, vals)
+    for fmt, path, row in (("word2vec-txt", tmp_path / "a.txt", lambda r: " ".join("%f" % x for x in r) + " "),
+                           ("glove-txt", tmp_path / "b.txt", lambda r: " ".join("%f" % x for x in r))):
+        v.save(path, format=fmt)
+        lines = path.read_text().splitlines()[1 if fmt == "word2vec-txt" else 0:]
+        assert lines == [f"{w} {row(r)}" for w, r in zip(words, vals.astype(np.float64).tolist())]
+    huge = Vectors(["a", "b"], np.array([[3e38, -1.0], [1.0, 2.0]], np.float32))
+    huge.save(tmp_path / "h.txt", format="glove-txt")
+    assert (tmp_path / "h.txt").read_text().split("\n")[0] == "a " + "%f %f" % (np.float32(3e38), -1.0)

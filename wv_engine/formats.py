@@ -110,6 +110,41 @@ def _encode_word(word: str, i: int, plain: bool) -> bytes:
     return raw
 
 
+class _Words:
+    """The words of a vocabulary as one UTF-8 byte blob with offsets, made
+    without a Python loop over the words; a word the format cannot hold is
+    found (and named) by _encode_word only when there is one."""
+
+    def __init__(self, words: Sequence[str], plain: bool):
+        n = len(words)
+        try:
+            if plain:
+                blob = "\n".join(words).encode("utf-8", "surrogateescape")
+                bad = (blob.count(b"\n") != n - 1 or b"\n\n" in blob or blob.startswith(b"\n")
+                       or blob.endswith(b"\n") or any(ch in blob for ch in (b" ", b"\t", b"\r", b"\x0b",
+                                                                              b"\x0c", b"\0")))
+                lengths = np.diff(np.flatnonzero(np.frombuffer(blob + b"\n", np.uint8) == 10), prepend=-1) - 1
+                blob = blob.replace(b"\n", b"")
+            else:
+                encoded = list(map(_surrogateescape_utf8, words))
+                blob, bad = b"".join(encoded), False
+                lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=n)
+        except UnicodeEncodeError:
+            bad = True
+        if bad or (plain and n == 0):
+            encoded = [_encode_word(w, i, plain) for i, w in enumerate(words)]  # raises, naming the word
+            blob = b"".join(encoded)
+            lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=n)
+        self.blob = np.frombuffer(blob, dtype=np.uint8)
+        self.lengths = lengths.astype(np.int64, copy=False)
+        self.offsets = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(self.lengths, out=self.offsets[1:])
+
+
+def _surrogateescape_utf8(word: str) -> bytes:
+    return word.encode("utf-8", "surrogateescape")
+
+
 def _row_blocks(vectors: VectorsLike, rows: int = 8192) -> Iterator[tuple[int, np.ndarray]]:
     """(start, block) over the matrix, so a memory-mapped matrix is never copied whole."""
     mat = vectors.vectors
@@ -117,16 +152,98 @@ def _row_blocks(vectors: VectorsLike, rows: int = 8192) -> Iterator[tuple[int, n
         yield start, mat[start:start + rows]
 
 
-def _text_rows(vectors: VectorsLike, encoded: list[bytes], trailing_space: bool) -> Iterator[bytes]:
+def _binary_rows(words: _Words, start: int, floats: np.ndarray) -> bytes:
+    """word2vec binary rows "word<space><floats><newline>" for words start..,
+    without a loop over the words: the words are right-aligned in a matrix,
+    so every row's floats sit in the same columns, and a mask drops each
+    row's left padding."""
+    count, nbytes = floats.shape
+    words_part = _padded_words(words, start, count, right=True)
+    pad = words_part.shape[1] - words.lengths[start:start + count]
+    rows = np.empty((count, words_part.shape[1] + nbytes + 2), dtype=np.uint8)
+    rows[:, :words_part.shape[1]] = words_part
+    rows[:, words_part.shape[1]] = 32
+    rows[:, words_part.shape[1] + 1:-1] = floats
+    rows[:, -1] = 10
+    keep = np.arange(rows.shape[1])[None, :] >= pad[:, None]
+    return rows[keep].tobytes()
+
+
+_DIGITS = np.frombuffer(b"0123456789", dtype=np.uint8)
+
+
+def _fixed6(block: np.ndarray, sep_before: bool) -> np.ndarray | None:
+    """C's "%f" of each value (float32 promoted to double: 6 decimals, the
+    exact binary value rounded half to even), as a uint8 matrix with one row
+    per matrix row: every value preceded (sep_before) or followed by a space,
+    NUL bytes where a narrower number leaves room (removed by the caller).
+    x * 1e6 is exact in float64 for a float32 x, so rint rounds as printf
+    does; None when a value is too large for that (or not finite)."""
+    x = np.asarray(block, dtype=np.float32).astype(np.float64)
+    scaled = np.rint(np.abs(x) * 1e6)
+    if x.size and not (np.all(np.isfinite(scaled)) and scaled.max() < 2.0 ** 52):
+        return None
+    v = scaled.astype(np.int64)
+    ip, frac = v // 1_000_000, v % 1_000_000
+    int_digits = max(1, len(str(int(ip.max())))) if v.size else 1
+    width = 1 + 1 + int_digits + 1 + 6  # separator, sign, integer digits, point, decimals
+    rows, dim = x.shape
+    cells = np.zeros((rows, dim, width), dtype=np.uint8)
+    first = 1 if sep_before else 0
+    cells[:, :, 0 if sep_before else width - 1] = 32
+    body = first  # the sign, then the integer digits right-aligned
+    for j in range(int_digits):  # the digit of 10**j
+        col = body + int_digits - j
+        digit = (ip // 10 ** j) % 10
+        cells[:, :, col] = np.where((ip >= 10 ** j) | (j == 0), _DIGITS[digit], 0)
+    n_digits = np.ones_like(ip) + sum((ip >= 10 ** j).astype(np.int64) for j in range(1, int_digits))
+    lead = body + int_digits - n_digits
+    neg = np.signbit(x)
+    if neg.any():
+        r, c = np.nonzero(neg)
+        cells[r, c, lead[r, c]] = ord("-")
+    point = body + int_digits + 1
+    cells[:, :, point] = ord(".")
+    for j in range(6):
+        cells[:, :, point + 6 - j] = _DIGITS[(frac // 10 ** j) % 10]
+    return cells.reshape(rows, dim * width)
+
+
+def _padded_words(words: _Words, start: int, count: int, right: bool = False) -> np.ndarray:
+    """Words start..start+count as rows of a uint8 matrix, NUL-padded to the
+    longest (plain formats hold no NUL, so the padding can be removed);
+    right=True aligns them to the right."""
+    lens = words.lengths[start:start + count]
+    width = int(lens.max()) if count else 0
+    out = np.zeros((count, width), dtype=np.uint8)
+    first, last = words.offsets[start], words.offsets[start + count]
+    rows = np.repeat(np.arange(count), lens)
+    cols = np.arange(last - first) - (words.offsets[start:start + count] - first)[rows]
+    if right:
+        cols += (width - lens)[rows]
+    out[rows, cols] = words.blob[first:last]
+    return out
+
+
+def _text_rows(vectors: VectorsLike, words: _Words, trailing_space: bool) -> Iterator[bytes]:
     """Text rows with C's "%f" (6 decimals, as a float promoted to double prints with "%lf"):
     word2vec.c's "word v1 ... vD \\n" (`trailing_space`) or glove.c's "word v1 ... vD\\n"."""
     dim = vectors.dim
     fmt = (" " + "%f " * dim) if trailing_space else " %f" * dim
-    for start, block in _row_blocks(vectors):
-        yield b"".join(
-            encoded[start + j] + (fmt % tuple(row)).encode("ascii") + b"\n"
-            for j, row in enumerate(block.tolist())
-        )
+    for start, block in _row_blocks(vectors, rows=2048):
+        cells = _fixed6(block, sep_before=not trailing_space)
+        if cells is None:  # values beyond what the vectorised path formats exactly
+            yield b"".join(
+                words.blob[words.offsets[start + j]:words.offsets[start + j + 1]].tobytes()
+                + (fmt % tuple(row)).encode("ascii") + b"\n"
+                for j, row in enumerate(block.tolist()))
+            continue
+        count = len(block)
+        parts = [_padded_words(words, start, count)]
+        if trailing_space:
+            parts.append(np.full((count, 1), 32, np.uint8))
+        parts += [cells, np.full((count, 1), 10, np.uint8)]
+        yield np.hstack(parts).tobytes().replace(b"\0", b"")
 
 
 def save_word2vec(vectors: VectorsLike, path: str | os.PathLike, binary: bool = True) -> None:
@@ -139,20 +256,15 @@ def save_word2vec(vectors: VectorsLike, path: str | os.PathLike, binary: bool = 
     """
     n, dim = len(vectors), vectors.dim
     # Encode every word before opening the file, so a bad word fails without any I/O.
-    encoded = [_encode_word(w, i, plain=True) for i, w in enumerate(vectors.words)]
+    words = _Words(vectors.words, plain=True)
     with atomic_output(path) as fh:
         fh.write(f"{n} {dim}\n".encode("ascii"))
         if binary:
             for start, block in _row_blocks(vectors):
-                raw = np.ascontiguousarray(block, dtype="<f4")
-                stride = 4 * dim
-                buf = raw.tobytes()
-                fh.write(b"".join(
-                    encoded[start + j] + b" " + buf[j * stride:(j + 1) * stride] + b"\n"
-                    for j in range(block.shape[0])
-                ))
+                raw = np.ascontiguousarray(block, dtype="<f4").view(np.uint8).reshape(len(block), 4 * dim)
+                fh.write(_binary_rows(words, start, raw))
         else:
-            for chunk in _text_rows(vectors, encoded, trailing_space=True):
+            for chunk in _text_rows(vectors, words, trailing_space=True):
                 fh.write(chunk)
 
 
@@ -160,11 +272,11 @@ def save_glove_text(vectors: VectorsLike, path: str | os.PathLike, header: bool 
     """Write Stanford GloVe's text format atomically: "word v1 ... vD\\n" per word, values
     "%f", space separated, with an optional "V D" first line (`header=True`, which gensim's
     word2vec text reader needs). A name ending in .gz/.bz2/.xz is compressed."""
-    encoded = [_encode_word(w, i, plain=True) for i, w in enumerate(vectors.words)]
+    words = _Words(vectors.words, plain=True)
     with atomic_output(path) as fh:
         if header:
             fh.write(f"{len(vectors)} {vectors.dim}\n".encode("ascii"))
-        for chunk in _text_rows(vectors, encoded, trailing_space=False):
+        for chunk in _text_rows(vectors, words, trailing_space=False):
             fh.write(chunk)
 
 
@@ -198,11 +310,9 @@ def save_native(
     if not isinstance(meta, dict):
         raise ValueError(f"metadata must be a dict, got {type(meta).__name__}")
     n, dim = len(vectors), vectors.dim
-    encoded = [_encode_word(w, i, plain=False) for i, w in enumerate(vectors.words)]
-    offsets = np.zeros(n + 1, dtype="<u8")
-    if n:
-        np.cumsum([len(b) for b in encoded], out=offsets[1:])
-    blob = b"".join(encoded)
+    words = _Words(vectors.words, plain=False)
+    offsets = words.offsets.astype("<u8")
+    blob = words.blob.tobytes()
     counts = vectors.counts
 
     plan = [
