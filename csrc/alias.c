@@ -3,21 +3,21 @@
 #include <math.h>
 #include <stdlib.h>
 
-int wv_alias_build(const double *weights, int32_t n, uint32_t *threshold, int32_t *alias) {
-    if (n <= 0) return -1;
+wv_status wv_alias_build(const double *weights, int32_t n, uint32_t *threshold, int32_t *alias) {
+    if (n <= 0) return WV_ERR_INVALID;
     double total = 0.0;
     for (int32_t i = 0; i < n; i++) {
-        if (!(weights[i] >= 0.0) || !isfinite(weights[i])) return -1;
+        if (!(weights[i] >= 0.0) || !isfinite(weights[i])) return WV_ERR_INVALID;
         total += weights[i];
     }
-    if (!(total > 0.0)) return -1;
+    if (!(total > 0.0)) return WV_ERR_INVALID;
 
     double *scaled = malloc((size_t)n * sizeof *scaled);
     int32_t *small = malloc((size_t)n * sizeof *small);
     int32_t *large = malloc((size_t)n * sizeof *large);
     if (!scaled || !small || !large) {
         free(scaled); free(small); free(large);
-        return -1;
+        return WV_ERR_NOMEM;
     }
     int32_t n_small = 0, n_large = 0;
     for (int32_t i = 0; i < n; i++) {
@@ -42,5 +42,5 @@ int wv_alias_build(const double *weights, int32_t n, uint32_t *threshold, int32_
     while (n_large > 0) threshold[large[--n_large]] = UINT32_MAX;
     while (n_small > 0) threshold[small[--n_small]] = UINT32_MAX;
     free(scaled); free(small); free(large);
-    return 0;
+    return WV_OK;
 }

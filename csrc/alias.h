@@ -4,7 +4,9 @@
 #define WV_ALIAS_H
 
 #include <stdint.h>
+
 #include "rng.h"
+#include "status.h"
 
 /* threshold[i] is P(keep i | bucket i) scaled to 2^32 (saturated at
  * UINT32_MAX); otherwise the draw returns alias[i]. */
@@ -15,9 +17,9 @@ typedef struct {
 } wv_alias_table;
 
 /* Builds the table over weights[0..n) (all >= 0, sum > 0) into caller-owned
- * arrays threshold[n] and alias[n]. Returns 0, or -1 if the weights are
- * unusable (negative, not finite, all zero) or scratch allocation fails. */
-int wv_alias_build(const double *weights, int32_t n, uint32_t *threshold, int32_t *alias);
+ * arrays threshold[n] and alias[n]. WV_ERR_INVALID: the weights are
+ * unusable (none, negative, not finite, all zero). */
+wv_status wv_alias_build(const double *weights, int32_t n, uint32_t *threshold, int32_t *alias);
 
 static inline int32_t wv_alias_draw(const wv_alias_table *t, wv_rng *rng) {
     uint64_t r = wv_rng_next(rng);

@@ -12,7 +12,6 @@
 #include "parallel.h"
 
 #define PROGRESS_STEP 65536
-#define MIN_BUFFER_RECORDS 4096
 #define FILE_BUFFER_RECORDS 8192
 
 /* One (row <= col) cell and its sum in units; key = row << 32 | col sorts
@@ -21,6 +20,8 @@ typedef struct {
     uint64_t key;
     int64_t units;
 } rec_t;
+_Static_assert(WV_COOC_MIN_THREAD_MEMORY == 4 * WV_COOC_MIN_BUFFER_RECORDS * sizeof(rec_t),
+               "a thread's record buffer is a quarter of its memory");
 
 static inline uint64_t make_key(int32_t row, int32_t col) {
     return ((uint64_t)(uint32_t)row << 32) | (uint32_t)col;
@@ -214,11 +215,11 @@ static void heap_sift_down(source_t **h, int n, int i) {
 /* Merges the sources, summing equal keys, into the sink. */
 static int merge_sources(source_t *src, int n_src, sink_t *sink) {
     source_t **heap = malloc((size_t)(n_src ? n_src : 1) * sizeof *heap);
-    if (!heap) return WV_COOC_NOMEM;
-    int n = 0, rc = WV_COOC_OK;
+    if (!heap) return WV_ERR_NOMEM;
+    int n = 0, rc = WV_OK;
     for (int i = 0; i < n_src; i++) {
         int got = source_next(&src[i]);
-        if (got < 0) { free(heap); return WV_COOC_IO; }
+        if (got < 0) { free(heap); return WV_ERR_IO; }
         if (got) heap[n++] = &src[i];
     }
     for (int i = n / 2 - 1; i >= 0; i--) heap_sift_down(heap, n, i);
@@ -229,16 +230,16 @@ static int merge_sources(source_t *src, int n_src, sink_t *sink) {
         if (have && top->cur.key == acc.key) {
             acc.units += top->cur.units;
         } else {
-            if (have && sink->emit(sink->ctx, &acc)) { rc = WV_COOC_IO; break; }
+            if (have && sink->emit(sink->ctx, &acc)) { rc = WV_ERR_IO; break; }
             acc = top->cur;
             have = 1;
         }
         int got = source_next(top);
-        if (got < 0) { rc = WV_COOC_IO; break; }
+        if (got < 0) { rc = WV_ERR_IO; break; }
         if (!got) heap[0] = heap[--n];
         heap_sift_down(heap, n, 0);
     }
-    if (rc == WV_COOC_OK && have && sink->emit(sink->ctx, &acc)) rc = WV_COOC_IO;
+    if (rc == WV_OK && have && sink->emit(sink->ctx, &acc)) rc = WV_ERR_IO;
     free(heap);
     return rc;
 }
@@ -312,18 +313,18 @@ static int emit_file(void *ctx, const rec_t *r) {
 /* Merges runs[0..n) into one spilled run that replaces them. */
 static int merge_to_file(run_t *runs, int n, const char *dir, run_t *out) {
     source_t *src = calloc((size_t)n, sizeof *src);
-    if (!src) return WV_COOC_NOMEM;
-    int rc = WV_COOC_OK;
+    if (!src) return WV_ERR_NOMEM;
+    int rc = WV_OK;
     FILE *f = NULL;
-    if (init_sources(src, runs, n)) rc = WV_COOC_NOMEM;
-    if (rc == WV_COOC_OK && !(f = open_spill(dir))) rc = WV_COOC_IO;
+    if (init_sources(src, runs, n)) rc = WV_ERR_NOMEM;
+    if (rc == WV_OK && !(f = open_spill(dir))) rc = WV_ERR_IO;
     file_sink_ctx ctx = {f, 0};
     sink_t sink = {emit_file, &ctx};
-    if (rc == WV_COOC_OK) rc = merge_sources(src, n, &sink);
-    if (rc == WV_COOC_OK && fflush(f)) rc = WV_COOC_IO;
+    if (rc == WV_OK) rc = merge_sources(src, n, &sink);
+    if (rc == WV_OK && fflush(f)) rc = WV_ERR_IO;
     free_sources(src, n);
     free(src);
-    if (rc != WV_COOC_OK) {
+    if (rc != WV_OK) {
         if (f) fclose(f);
         return rc;
     }
@@ -331,7 +332,7 @@ static int merge_to_file(run_t *runs, int n, const char *dir, run_t *out) {
     out->mem = NULL;
     out->file = f;
     out->n = ctx.n;
-    return WV_COOC_OK;
+    return WV_OK;
 }
 
 /* ---- per-thread counting ---------------------------------------------------- */
@@ -419,7 +420,7 @@ static void sort_records(rec_t *a, int64_t n, int32_t vocab_size) {
 /* Spilled runs of this thread merged into one when there are too many. */
 static int compact_file_runs(counter_t *c) {
     run_t *tmp = malloc((size_t)c->n_file_runs * sizeof *tmp);
-    if (!tmp) return WV_COOC_NOMEM;
+    if (!tmp) return WV_ERR_NOMEM;
     int k = 0, j = 0;
     for (int i = 0; i < c->runs.n; i++) {
         if (c->runs.items[i].file) tmp[k++] = c->runs.items[i];
@@ -427,7 +428,7 @@ static int compact_file_runs(counter_t *c) {
     }
     run_t merged;
     int rc = merge_to_file(tmp, k, c->cfg->tmp_dir, &merged);
-    if (rc != WV_COOC_OK) { /* put them back so they are freed */
+    if (rc != WV_OK) { /* put them back so they are freed */
         for (int i = 0; i < k; i++) c->runs.items[j++] = tmp[i];
         free(tmp);
         return rc;
@@ -437,13 +438,13 @@ static int compact_file_runs(counter_t *c) {
     c->runs.items[c->runs.n++] = merged;
     c->n_file_runs = 1;
     c->merges++;
-    return WV_COOC_OK;
+    return WV_OK;
 }
 
 /* Sorts the buffer, sums duplicates, and keeps it as a run (in memory while
  * the cap allows, else spilled). */
 static int flush_buffer(counter_t *c) {
-    if (c->buf_len == 0) return WV_COOC_OK;
+    if (c->buf_len == 0) return WV_OK;
     sort_records(c->buf, c->buf_len, c->cfg->vocab_size);
     int64_t m = 0;
     for (int64_t i = 0; i < c->buf_len; i++) {
@@ -455,25 +456,25 @@ static int flush_buffer(counter_t *c) {
     run_t run = {NULL, NULL, m};
     if (c->mem_runs_bytes + bytes <= c->mem_runs_cap) {
         run.mem = malloc(bytes);
-        if (!run.mem) return WV_COOC_NOMEM;
+        if (!run.mem) return WV_ERR_NOMEM;
         memcpy(run.mem, c->buf, bytes);
         c->mem_runs_bytes += bytes;
     } else {
         run.file = open_spill(c->cfg->tmp_dir);
-        if (!run.file) return WV_COOC_IO;
+        if (!run.file) return WV_ERR_IO;
         if (fwrite(c->buf, sizeof(rec_t), (size_t)m, run.file) != (size_t)m || fflush(run.file)) {
             fclose(run.file);
-            return WV_COOC_IO;
+            return WV_ERR_IO;
         }
         c->spilled++;
         c->n_file_runs++;
     }
     if (runs_push(&c->runs, run)) {
         run_free(&run);
-        return WV_COOC_NOMEM;
+        return WV_ERR_NOMEM;
     }
     if (c->n_file_runs >= WV_COOC_FAN_IN) return compact_file_runs(c);
-    return WV_COOC_OK;
+    return WV_OK;
 }
 
 static inline int add_pair(counter_t *c, int32_t a, int32_t b, int64_t units) {
@@ -483,13 +484,13 @@ static inline int add_pair(counter_t *c, int32_t a, int32_t b, int64_t units) {
         int64_t off = hi - lo;
         if (off < d->row_start[lo + 1] - d->row_start[lo]) {
             c->dense[d->row_start[lo] + off] += units;
-            return WV_COOC_OK;
+            return WV_OK;
         }
     }
     c->buf[c->buf_len].key = make_key(lo, hi);
     c->buf[c->buf_len].units = units;
     if (++c->buf_len == c->buf_cap) return flush_buffer(c);
-    return WV_COOC_OK;
+    return WV_OK;
 }
 
 /* Units per 1.0: LCM(1..min(window, 20)) makes every 1/d an integer. */
@@ -522,7 +523,7 @@ static void *count_shard(void *arg) {
             atomic_fetch_add_explicit(&c->res->positions_done, since, memory_order_relaxed);
             since = 0;
             if (c->stop && atomic_load_explicit(c->stop, memory_order_relaxed)) {
-                c->error = WV_COOC_STOPPED;
+                c->error = WV_ERR_STOPPED;
                 break;
             }
         }
@@ -597,28 +598,28 @@ static void *merge_part(void *arg) {
     part_merge *m = arg;
     source_t *src = calloc((size_t)m->n_runs + 1, sizeof *src);
     if (!src) {
-        m->rc = WV_COOC_NOMEM;
+        m->rc = WV_ERR_NOMEM;
         return NULL;
     }
-    int rc = WV_COOC_OK;
+    int rc = WV_OK;
     int64_t most = 0; /* records the part can have: what its sources hold */
-    for (int i = 0; i < m->n_runs && rc == WV_COOC_OK; i++) {
+    for (int i = 0; i < m->n_runs && rc == WV_OK; i++) {
         int64_t lo, hi;
         if (run_lower_bound(&m->runs[i], make_key(m->row_begin, 0), &lo) ||
             run_lower_bound(&m->runs[i], make_key(m->row_end, 0), &hi))
-            rc = WV_COOC_IO;
+            rc = WV_ERR_IO;
         else if (init_run_source(&src[i], &m->runs[i], lo, hi))
-            rc = WV_COOC_NOMEM;
+            rc = WV_ERR_NOMEM;
         else
             most += hi - lo;
     }
-    if (rc == WV_COOC_OK) {
+    if (rc == WV_OK) {
         init_dense_source(&src[m->n_runs], m->dense, m->layout, m->row_begin, m->row_end);
         most += m->layout->row_start[src[m->n_runs].row_end] - m->layout->row_start[src[m->n_runs].row];
         part_reserve(m->part, most);
         sink_t sink = {emit_part, m->part};
         rc = merge_sources(src, m->n_runs + 1, &sink);
-        if (rc == WV_COOC_IO && m->part->cap == m->part->n) rc = WV_COOC_NOMEM; /* the sink failed to grow */
+        if (rc == WV_ERR_IO && m->part->cap == m->part->n) rc = WV_ERR_NOMEM; /* the sink failed to grow */
     }
     free_sources(src, m->n_runs);
     free(src);
@@ -667,15 +668,15 @@ static int merge_parts(run_t *runs, int n_runs, const int64_t *dense, const dens
     out->parts = calloc((size_t)T, sizeof *out->parts);
     part_merge *jobs = calloc((size_t)T, sizeof *jobs);
     int32_t *bounds = malloc((size_t)(T + 1) * sizeof *bounds);
-    int rc = out->parts && jobs && bounds ? WV_COOC_OK : WV_COOC_NOMEM;
+    int rc = out->parts && jobs && bounds ? WV_OK : WV_ERR_NOMEM;
     if (out->parts) out->n_parts = T;
-    if (rc == WV_COOC_OK && split_rows(runs, n_runs, layout, V, T, bounds)) rc = WV_COOC_IO;
-    if (rc == WV_COOC_OK) {
+    if (rc == WV_OK && split_rows(runs, n_runs, layout, V, T, bounds)) rc = WV_ERR_IO;
+    if (rc == WV_OK) {
         for (int t = 0; t < T; t++)
             jobs[t] = (part_merge){runs, n_runs, dense, layout, bounds[t], bounds[t + 1], &out->parts[t], 0};
         wv_threads_run(T, merge_part, jobs, sizeof *jobs);
         for (int t = 0; t < T; t++) {
-            if (rc == WV_COOC_OK) rc = jobs[t].rc;
+            if (rc == WV_OK) rc = jobs[t].rc;
             out->n += out->parts[t].n;
         }
     }
@@ -696,8 +697,8 @@ void wv_cooc_free(wv_cooc_result *r) {
     r->n = 0;
 }
 
-int wv_cooccur_count(const wv_cooc_config *cfg, const int32_t *ids, int64_t n_ids,
-                     wv_cooc_result *out, wv_flag *stop) {
+wv_status wv_cooccur_count(const wv_cooc_config *cfg, const int32_t *ids, int64_t n_ids,
+                           wv_cooc_result *out, wv_flag *stop) {
     out->n = 0;
     out->n_parts = 0;
     out->parts = NULL;
@@ -706,24 +707,24 @@ int wv_cooccur_count(const wv_cooc_config *cfg, const int32_t *ids, int64_t n_id
     atomic_store(&out->positions_done, 0);
     /* Asked to stop before starting (Ctrl-C while the caller's thread was
      * being started): touch nothing, so that nothing is left behind. */
-    if (stop && atomic_load(stop)) return WV_COOC_STOPPED;
+    if (stop && atomic_load(stop)) return WV_ERR_STOPPED;
     int T = cfg->threads > 0 ? cfg->threads : 1;
     if (n_ids < (int64_t)T * 1024) T = 1;
     /* Budget per thread: half dense table, a quarter record buffer, a
      * quarter runs kept in memory; past that, runs spill to disk. */
     size_t per_thread = cfg->memory_limit / (size_t)T;
     int64_t buf_cap = (int64_t)(per_thread / 4 / sizeof(rec_t));
-    if (buf_cap < MIN_BUFFER_RECORDS) return WV_COOC_TOO_SMALL;
+    if (buf_cap < WV_COOC_MIN_BUFFER_RECORDS) return WV_ERR_MEMORY_LIMIT;
     int64_t max_cells = (int64_t)(per_thread / 2 / sizeof(int64_t));
 
     dense_layout layout;
-    if (dense_layout_make(&layout, cfg->vocab_size, max_cells)) return WV_COOC_NOMEM;
+    if (dense_layout_make(&layout, cfg->vocab_size, max_cells)) return WV_ERR_NOMEM;
     out->dense_cells = layout.cells;
 
     counter_t *cs = calloc((size_t)T, sizeof *cs);
-    if (!cs) { free(layout.row_start); return WV_COOC_NOMEM; }
-    int rc = WV_COOC_OK;
-    for (int t = 0; t < T && rc == WV_COOC_OK; t++) {
+    if (!cs) { free(layout.row_start); return WV_ERR_NOMEM; }
+    int rc = WV_OK;
+    for (int t = 0; t < T && rc == WV_OK; t++) {
         counter_t *c = &cs[t];
         c->cfg = cfg;
         c->ids = ids;
@@ -736,16 +737,16 @@ int wv_cooccur_count(const wv_cooc_config *cfg, const int32_t *ids, int64_t n_id
         c->mem_runs_cap = per_thread / 4;
         c->res = out;
         c->stop = stop;
-        if (!c->dense || !c->buf) rc = WV_COOC_NOMEM;
+        if (!c->dense || !c->buf) rc = WV_ERR_NOMEM;
     }
     wv_threads threads;
-    if (rc == WV_COOC_OK) {
+    if (rc == WV_OK) {
         if (wv_threads_start(&threads, T, count_shard, cs, sizeof *cs)) {
-            for (int t = threads.started; t < T; t++) cs[t].error = WV_COOC_THREAD;
+            for (int t = threads.started; t < T; t++) cs[t].error = WV_ERR_THREAD;
             if (stop) atomic_store(stop, 1);
         }
         wv_threads_join(&threads);
-        for (int t = 0; t < T && rc == WV_COOC_OK; t++) rc = cs[t].error;
+        for (int t = 0; t < T && rc == WV_OK; t++) rc = cs[t].error;
     }
     /* Buffers are no longer needed; sum the dense tables into the first. */
     for (int t = 0; t < T; t++) {
@@ -754,7 +755,7 @@ int wv_cooccur_count(const wv_cooc_config *cfg, const int32_t *ids, int64_t n_id
         out->spilled_runs += cs[t].spilled;
         out->merge_passes += cs[t].merges;
         if (t > 0 && cs[t].dense) {
-            if (rc == WV_COOC_OK)
+            if (rc == WV_OK)
                 for (int64_t k = 0; k < layout.cells; k++) cs[0].dense[k] += cs[t].dense[k];
             free(cs[t].dense);
             cs[t].dense = NULL;
@@ -763,28 +764,28 @@ int wv_cooccur_count(const wv_cooc_config *cfg, const int32_t *ids, int64_t n_id
     run_list all = {NULL, 0, 0};
     for (int t = 0; t < T; t++) {
         for (int i = 0; i < cs[t].runs.n; i++) {
-            if (rc == WV_COOC_OK && runs_push(&all, cs[t].runs.items[i])) rc = WV_COOC_NOMEM;
-            if (rc != WV_COOC_OK) run_free(&cs[t].runs.items[i]);
+            if (rc == WV_OK && runs_push(&all, cs[t].runs.items[i])) rc = WV_ERR_NOMEM;
+            if (rc != WV_OK) run_free(&cs[t].runs.items[i]);
         }
         free(cs[t].runs.items);
     }
     /* Bounded fan-in: merge groups until one final merge can take them all. */
-    while (rc == WV_COOC_OK && all.n > WV_COOC_FAN_IN) {
+    while (rc == WV_OK && all.n > WV_COOC_FAN_IN) {
         run_t merged;
         rc = merge_to_file(all.items, WV_COOC_FAN_IN, cfg->tmp_dir, &merged);
-        if (rc != WV_COOC_OK) break;
+        if (rc != WV_OK) break;
         memmove(all.items, all.items + WV_COOC_FAN_IN, (size_t)(all.n - WV_COOC_FAN_IN) * sizeof *all.items);
         all.n -= WV_COOC_FAN_IN;
         all.items[all.n++] = merged;
         out->merge_passes++;
-        if (stop && atomic_load(stop)) rc = WV_COOC_STOPPED;
+        if (stop && atomic_load(stop)) rc = WV_ERR_STOPPED;
     }
-    if (rc == WV_COOC_OK) rc = merge_parts(all.items, all.n, cs[0].dense, &layout, cfg->vocab_size, T, out);
+    if (rc == WV_OK) rc = merge_parts(all.items, all.n, cs[0].dense, &layout, cfg->vocab_size, T, out);
     for (int i = 0; i < all.n; i++) run_free(&all.items[i]);
     free(all.items);
     if (T > 0) free(cs[0].dense);
     free(cs);
     free(layout.row_start);
-    if (rc != WV_COOC_OK) wv_cooc_free(out);
+    if (rc != WV_OK) wv_cooc_free(out);
     return rc;
 }

@@ -20,17 +20,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "status.h"
+
 #define WV_COOC_EXACT_WINDOW 20 /* LCM(1..20) = 232,792,560 units per 1.0 */
 #define WV_COOC_FAN_IN 32     /* runs merged at once (bounds open files) */
-
-enum {
-    WV_COOC_OK = 0,
-    WV_COOC_NOMEM = 1,
-    WV_COOC_IO = 2,        /* a temporary file could not be written or read */
-    WV_COOC_TOO_SMALL = 3, /* memory_limit too small to make progress */
-    WV_COOC_STOPPED = 4,   /* the stop flag was raised */
-    WV_COOC_THREAD = 5,
-};
+/* A thread's record buffer (a quarter of its share of memory_limit) holds
+ * at least this many records, so memory_limit must be at least threads x
+ * WV_COOC_MIN_THREAD_MEMORY bytes. */
+#define WV_COOC_MIN_BUFFER_RECORDS 4096
+#define WV_COOC_MIN_THREAD_MEMORY ((size_t)4 * WV_COOC_MIN_BUFFER_RECORDS * 16)
 
 /* A stop request shared with the caller's thread. */
 typedef _Atomic int wv_flag;
@@ -68,8 +66,10 @@ typedef struct {
 
 /* Counts; on success out owns malloc'ed arrays (free with wv_cooc_free).
  * stop may be NULL; when it becomes non-zero the count ends with
- * WV_COOC_STOPPED. Temporary files never outlive the call. */
-int wv_cooccur_count(const wv_cooc_config *cfg, const int32_t *ids, int64_t n_ids,
+ * WV_ERR_STOPPED. WV_ERR_MEMORY_LIMIT: memory_limit is below threads x
+ * WV_COOC_MIN_THREAD_MEMORY; WV_ERR_IO: a temporary file could not be
+ * written or read. Temporary files never outlive the call. */
+wv_status wv_cooccur_count(const wv_cooc_config *cfg, const int32_t *ids, int64_t n_ids,
                      wv_cooc_result *out, wv_flag *stop);
 void wv_cooc_free(wv_cooc_result *r);
 

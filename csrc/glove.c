@@ -207,13 +207,13 @@ static void free_workers(wv_glove_model *m) {
     m->n_threads = 0;
 }
 
-int wv_glove_start_epoch(wv_glove_model *m, int n_threads) {
-    if (m->run.running) return 4;
+wv_status wv_glove_start_epoch(wv_glove_model *m, int n_threads) {
+    if (m->run.running) return WV_ERR_BUSY;
     if (n_threads < 1) n_threads = 1;
     atomic_store(&m->stop, 0);
     atomic_store(&m->records_done, 0);
     m->workers = calloc((size_t)n_threads, sizeof *m->workers);
-    if (!m->workers) return 1;
+    if (!m->workers) return WV_ERR_NOMEM;
     m->n_threads = n_threads;
     for (int t = 0; t < n_threads; t++) {
         wv_glove_worker *w = &m->workers[t];
@@ -223,36 +223,36 @@ int wv_glove_start_epoch(wv_glove_model *m, int n_threads) {
         w->scratch = wv_alloc_lines(2 * (size_t)m->dim * sizeof(float));
         if (!w->scratch) {
             free_workers(m);
-            return 1;
+            return WV_ERR_NOMEM;
         }
     }
-    int rc = wv_run_start(&m->run, n_threads, worker_main, m->workers, sizeof *m->workers);
-    if (rc == -2) {
+    wv_status rc = wv_run_start(&m->run, n_threads, worker_main, m->workers, sizeof *m->workers);
+    if (rc == WV_ERR_NOMEM) {
         free_workers(m);
-        return 1;
+        return rc;
     }
     if (rc) atomic_store(&m->stop, 1); /* join_epoch joins the started ones and reports it */
-    return 0;
+    return WV_OK;
 }
 
-int wv_glove_join_epoch(wv_glove_model *m, double *cost) {
+wv_status wv_glove_join_epoch(wv_glove_model *m, double *cost) {
     *cost = 0.0;
-    if (!m->run.running) return 0;
+    if (!m->run.running) return WV_OK;
     int failed = m->run.threads.started < m->n_threads;
     wv_run_join(&m->run);
     for (int t = 0; t < m->n_threads; t++) *cost += m->workers[t].cost;
     free_workers(m);
-    return failed ? 2 : 0;
+    return failed ? WV_ERR_THREAD : WV_OK;
 }
 
-int wv_glove_make_records(const int64_t *indptr, const int32_t *indices, const float *data,
-                          int32_t n_rows, double x_max, double alpha, uint64_t seed,
-                          wv_glove_record *out) {
+wv_status wv_glove_make_records(const int64_t *indptr, const int32_t *indices, const float *data,
+                                int32_t n_rows, double x_max, double alpha, uint64_t seed,
+                                wv_glove_record *out) {
     int64_t n = indptr[n_rows];
     for (int32_t i = 0; i < n_rows; i++) {
         for (int64_t e = indptr[i]; e < indptr[i + 1]; e++) {
             double x = data[e];
-            if (!(x > 0.0) || !isfinite(x)) return -1;
+            if (!(x > 0.0) || !isfinite(x)) return WV_ERR_INVALID;
             out[e].row = i;
             out[e].col = indices[e];
             out[e].log_x = (float)log(x);
@@ -267,5 +267,5 @@ int wv_glove_make_records(const int64_t *indptr, const int32_t *indices, const f
         out[k] = out[j];
         out[j] = t;
     }
-    return 0;
+    return WV_OK;
 }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "parallel.h"
+#include "status.h"
 
 #define WV_GLOVE_GRAD_CLIP 100.0f
 
@@ -52,18 +53,21 @@ typedef struct {
 
 void wv_glove_model_init(wv_glove_model *m);
 /* One epoch over the records on n_threads threads (contiguous ranges);
- * returns at once. WV_OK-style codes: 0, 1 no memory, 2 thread failure, 4 busy. */
-int wv_glove_start_epoch(wv_glove_model *m, int n_threads);
-/* Waits; cost receives the epoch's summed 0.5 * f(x) * diff^2 (float64). */
-int wv_glove_join_epoch(wv_glove_model *m, double *cost);
+ * returns at once: WV_OK, WV_ERR_NOMEM or WV_ERR_BUSY (a thread that did
+ * not start is reported by wv_glove_join_epoch). */
+wv_status wv_glove_start_epoch(wv_glove_model *m, int n_threads);
+/* Waits; cost receives the epoch's summed 0.5 * f(x) * diff^2 (float64).
+ * WV_ERR_THREAD: not every thread started. */
+wv_status wv_glove_join_epoch(wv_glove_model *m, double *cost);
 
 /* One record's update exactly as the loop does it (tests). Returns its cost. */
 double wv_glove_step(wv_glove_model *m, const wv_glove_record *r, float *scratch);
 
 /* Records from a CSR matrix (float32 values > 0), shuffled with the seed
- * (Fisher-Yates). out has nnz entries. Returns 0, or -1 on a value <= 0. */
-int wv_glove_make_records(const int64_t *indptr, const int32_t *indices, const float *data,
+ * (Fisher-Yates). out has nnz entries. WV_ERR_INVALID: a value <= 0 or
+ * not finite. */
+wv_status wv_glove_make_records(const int64_t *indptr, const int32_t *indices, const float *data,
                           int32_t n_rows, double x_max, double alpha, uint64_t seed,
-                          wv_glove_record *out);
+                                wv_glove_record *out);
 
 #endif

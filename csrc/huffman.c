@@ -2,14 +2,14 @@
 
 #include <stdlib.h>
 
-int wv_huffman_build(const int64_t *counts, int32_t n, uint8_t *code_length,
-                     uint8_t *codes, int32_t *points) {
-    if (n <= 0) return 0;
+wv_status wv_huffman_build(const int64_t *counts, int32_t n, uint8_t *code_length,
+                           uint8_t *codes, int32_t *points) {
+    if (n <= 0) return WV_OK;
     for (int32_t i = 1; i < n; i++)
-        if (counts[i] > counts[i - 1]) return -3;
+        if (counts[i] > counts[i - 1]) return WV_ERR_UNSORTED;
     if (n == 1) { /* a single word needs no decision */
         code_length[0] = 0;
-        return 0;
+        return WV_OK;
     }
     size_t nodes = 2 * (size_t)n;
     int64_t *count = malloc(nodes * sizeof *count);
@@ -17,7 +17,7 @@ int wv_huffman_build(const int64_t *counts, int32_t n, uint8_t *code_length,
     int64_t *parent = malloc(nodes * sizeof *parent);
     if (!count || !binary || !parent) {
         free(count); free(binary); free(parent);
-        return -1;
+        return WV_ERR_NOMEM;
     }
     for (int32_t a = 0; a < n; a++) count[a] = counts[a];
     for (size_t a = (size_t)n; a < nodes; a++) count[a] = INT64_MAX / 4;
@@ -35,16 +35,16 @@ int wv_huffman_build(const int64_t *counts, int32_t n, uint8_t *code_length,
         parent[min2] = n + a;
         binary[min2] = 1;
     }
-    int rc = 0;
+    wv_status rc = WV_OK;
     int64_t root = 2 * (int64_t)n - 2;
-    for (int32_t w = 0; w < n && rc == 0; w++) {
+    for (int32_t w = 0; w < n && rc == WV_OK; w++) {
         uint8_t code[WV_MAX_CODE_LENGTH];
         int64_t point[WV_MAX_CODE_LENGTH];
         int len = 0;
         int64_t b = w;
         /* Walk leaf -> root collecting bits and the nodes above them. */
         while (b != root) {
-            if (len >= WV_MAX_CODE_LENGTH) { rc = -2; break; }
+            if (len >= WV_MAX_CODE_LENGTH) { rc = WV_ERR_CODE_TOO_LONG; break; }
             code[len] = binary[b];
             point[len] = b;
             len++;

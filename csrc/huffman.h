@@ -6,14 +6,16 @@
 
 #include <stdint.h>
 
+#include "status.h"
+
 #define WV_MAX_CODE_LENGTH 64
 
 /* counts[0..n) must be sorted in descending order. Writes, for word w,
  * code_length[w], codes[w*MAX + d] (bit from the root down) and
  * points[w*MAX + d] (0-based internal-node row, the root is n-2).
- * Returns 0, -1 on allocation failure, -2 if a code would exceed
- * WV_MAX_CODE_LENGTH, -3 if counts are not sorted descending. */
-int wv_huffman_build(const int64_t *counts, int32_t n, uint8_t *code_length,
+ * WV_ERR_CODE_TOO_LONG if a code would exceed WV_MAX_CODE_LENGTH,
+ * WV_ERR_UNSORTED if counts are not sorted descending. */
+wv_status wv_huffman_build(const int64_t *counts, int32_t n, uint8_t *code_length,
                      uint8_t *codes, int32_t *points);
 
 #endif

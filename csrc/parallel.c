@@ -6,16 +6,16 @@
 #include <stdlib.h>
 #include <time.h>
 
-int wv_threads_start(wv_threads *t, int n, void *(*fn)(void *), void *args, size_t arg_size) {
+wv_status wv_threads_start(wv_threads *t, int n, void *(*fn)(void *), void *args, size_t arg_size) {
     t->started = 0;
     t->handles = malloc((size_t)(n > 0 ? n : 1) * sizeof(pthread_t));
-    if (!t->handles) return -1;
+    if (!t->handles) return WV_ERR_THREAD; /* none started: as if the first failed */
     pthread_t *h = t->handles;
     for (int i = 0; i < n; i++) {
-        if (pthread_create(&h[i], NULL, fn, (char *)args + (size_t)i * arg_size)) return -1;
+        if (pthread_create(&h[i], NULL, fn, (char *)args + (size_t)i * arg_size)) return WV_ERR_THREAD;
         t->started++;
     }
-    return 0;
+    return WV_OK;
 }
 
 void wv_threads_join(wv_threads *t) {
@@ -56,32 +56,32 @@ static void *run_slot(void *p) {
     return NULL;
 }
 
-static int init_wakeup(wv_run *r) {
+static wv_status init_wakeup(wv_run *r) {
     pthread_condattr_t attr;
-    if (pthread_condattr_init(&attr)) return -1;
+    if (pthread_condattr_init(&attr)) return WV_ERR_NOMEM;
     int rc = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC) || pthread_cond_init(&r->finished, &attr);
     pthread_condattr_destroy(&attr);
-    if (rc) return -1;
+    if (rc) return WV_ERR_NOMEM;
     if (pthread_mutex_init(&r->lock, NULL)) {
         pthread_cond_destroy(&r->finished);
-        return -1;
+        return WV_ERR_NOMEM;
     }
-    return 0;
+    return WV_OK;
 }
 
-int wv_run_start(wv_run *r, int n, void (*work)(void *), void *args, size_t arg_size) {
+wv_status wv_run_start(wv_run *r, int n, void (*work)(void *), void *args, size_t arg_size) {
     r->running = 0;
     r->slots = malloc((size_t)(n > 0 ? n : 1) * sizeof *r->slots);
-    if (!r->slots) return -2;
+    if (!r->slots) return WV_ERR_NOMEM;
     if (init_wakeup(r)) {
         free(r->slots);
         r->slots = NULL;
-        return -2;
+        return WV_ERR_NOMEM;
     }
     for (int i = 0; i < n; i++) r->slots[i] = (wv_run_slot){r, work, (char *)args + (size_t)i * arg_size};
     atomic_store(&r->active, n);
     r->running = 1;
-    int rc = wv_threads_start(&r->threads, n, run_slot, r->slots, sizeof *r->slots);
+    wv_status rc = wv_threads_start(&r->threads, n, run_slot, r->slots, sizeof *r->slots);
     if (rc) check_out(r, n - r->threads.started); /* never started: never check out */
     return rc;
 }

@@ -7,15 +7,17 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
+#include "status.h"
+
 typedef struct {
     void *handles;   /* pthread_t[n], opaque here */
     int started;
 } wv_threads;
 
-/* Runs fn(args + i * arg_size) for i < n on n threads. Returns 0, or -1 if
- * a thread could not be created (those already started keep running and
+/* Runs fn(args + i * arg_size) for i < n on n threads. WV_ERR_THREAD if a
+ * thread could not be created (those already started keep running and
  * must be joined: wv_threads_join joins exactly the started ones). */
-int wv_threads_start(wv_threads *t, int n, void *(*fn)(void *), void *args, size_t arg_size);
+wv_status wv_threads_start(wv_threads *t, int n, void *(*fn)(void *), void *args, size_t arg_size);
 void wv_threads_join(wv_threads *t);
 
 /* Runs fn(args + i * arg_size) for every i < n and returns when all are
@@ -36,10 +38,10 @@ typedef struct {
     int running;        /* started and not yet joined */
 } wv_run;
 
-/* Starts work(args + i * arg_size) for i < n. Returns 0; -1 if not every
- * thread started (the others run on; wv_run_join still joins them); -2 if
- * out of memory (nothing started). */
-int wv_run_start(wv_run *r, int n, void (*work)(void *), void *args, size_t arg_size);
+/* Starts work(args + i * arg_size) for i < n. WV_ERR_THREAD if not every
+ * thread started (the others run on; wv_run_join still joins them);
+ * WV_ERR_NOMEM: nothing started. */
+wv_status wv_run_start(wv_run *r, int n, void (*work)(void *), void *args, size_t arg_size);
 int wv_run_active(wv_run *r);
 /* Waits until every worker has finished or `seconds` have passed; returns
  * the number still running. */

@@ -16,9 +16,9 @@ uint64_t wv_hash_bytes(const char *s, int len) {
     return h;
 }
 
-static int alloc_slots(wv_strtab *t, size_t n_slots) {
+static wv_status alloc_slots(wv_strtab *t, size_t n_slots) {
     int64_t *slots = malloc(n_slots * sizeof *slots);
-    if (!slots) return -1;
+    if (!slots) return WV_ERR_NOMEM;
     memset(slots, 0xff, n_slots * sizeof *slots); /* all -1 */
     size_t mask = n_slots - 1;
     for (int64_t i = 0; i < t->n; i++) {
@@ -29,10 +29,10 @@ static int alloc_slots(wv_strtab *t, size_t n_slots) {
     free(t->slots);
     t->slots = slots;
     t->n_slots = n_slots;
-    return 0;
+    return WV_OK;
 }
 
-int wv_strtab_init(wv_strtab *t, int64_t expected) {
+wv_status wv_strtab_init(wv_strtab *t, int64_t expected) {
     memset(t, 0, sizeof *t);
     if (expected < 1024) expected = 1024;
     t->cap = expected;
@@ -45,9 +45,9 @@ int wv_strtab_init(wv_strtab *t, int64_t expected) {
     while (n_slots < (size_t)expected * 2) n_slots <<= 1;
     if (!t->arena || !t->offset || !t->length || !t->hash || alloc_slots(t, n_slots)) {
         wv_strtab_free(t);
-        return -1;
+        return WV_ERR_NOMEM;
     }
-    return 0;
+    return WV_OK;
 }
 
 void wv_strtab_free(wv_strtab *t) {
@@ -66,14 +66,14 @@ int64_t wv_strtab_find(const wv_strtab *t, const char *s, int len, uint64_t h) {
     }
 }
 
-static int grow(void **p, size_t elem, int64_t new_cap) {
+static wv_status grow(void **p, size_t elem, int64_t new_cap) {
     void *q = realloc(*p, (size_t)new_cap * elem);
-    if (!q) return -1;
+    if (!q) return WV_ERR_NOMEM;
     *p = q;
-    return 0;
+    return WV_OK;
 }
 
-int64_t wv_strtab_intern(wv_strtab *t, const char *s, int len, uint64_t h, int *inserted) {
+wv_status wv_strtab_intern(wv_strtab *t, const char *s, int len, uint64_t h, int64_t *index, int *inserted) {
     size_t mask = t->n_slots - 1;
     size_t k = (size_t)h & mask;
     for (;; k = (k + 1) & mask) {
@@ -82,7 +82,8 @@ int64_t wv_strtab_intern(wv_strtab *t, const char *s, int len, uint64_t h, int *
         if (t->hash[i] == h && t->length[i] == len &&
             memcmp(t->arena + t->offset[i], s, (size_t)len) == 0) {
             *inserted = 0;
-            return i;
+            *index = i;
+            return WV_OK;
         }
     }
     if (t->n == t->cap) {
@@ -90,14 +91,14 @@ int64_t wv_strtab_intern(wv_strtab *t, const char *s, int len, uint64_t h, int *
         if (grow((void **)&t->offset, sizeof *t->offset, cap) ||
             grow((void **)&t->length, sizeof *t->length, cap) ||
             grow((void **)&t->hash, sizeof *t->hash, cap))
-            return -1;
+            return WV_ERR_NOMEM;
         t->cap = cap;
     }
     if (t->arena_len + (size_t)len > t->arena_cap) {
         size_t cap = t->arena_cap * 2;
         while (cap < t->arena_len + (size_t)len) cap *= 2;
         char *a = realloc(t->arena, cap);
-        if (!a) return -1;
+        if (!a) return WV_ERR_NOMEM;
         t->arena = a;
         t->arena_cap = cap;
     }
@@ -110,16 +111,15 @@ int64_t wv_strtab_intern(wv_strtab *t, const char *s, int len, uint64_t h, int *
     t->n++;
     t->slots[k] = i;
     *inserted = 1;
-    if ((size_t)t->n * 2 > t->n_slots && alloc_slots(t, t->n_slots * 2)) {
-        /* table stays valid (load factor just above 1/2); report failure */
-        return -1;
-    }
-    return i;
+    *index = i;
+    /* on failure the table stays valid (load factor just above 1/2) */
+    if ((size_t)t->n * 2 > t->n_slots) return alloc_slots(t, t->n_slots * 2);
+    return WV_OK;
 }
 
-int wv_strtab_compact(wv_strtab *t, const uint8_t *keep) {
+wv_status wv_strtab_compact(wv_strtab *t, const uint8_t *keep) {
     char *arena = malloc(t->arena_cap);
-    if (!arena) return -1;
+    if (!arena) return WV_ERR_NOMEM;
     size_t len = 0;
     int64_t j = 0;
     for (int64_t i = 0; i < t->n; i++) {

@@ -3,16 +3,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-int wv_counter_init(wv_counter *c, int64_t max_size) {
+wv_status wv_counter_init(wv_counter *c, int64_t max_size) {
     memset(c, 0, sizeof *c);
-    if (wv_strtab_init(&c->words, 1 << 16)) return -1;
+    if (wv_strtab_init(&c->words, 1 << 16)) return WV_ERR_NOMEM;
     c->counts_cap = c->words.cap;
     c->counts = malloc((size_t)c->counts_cap * sizeof *c->counts);
-    if (!c->counts) { wv_strtab_free(&c->words); return -1; }
+    if (!c->counts) { wv_strtab_free(&c->words); return WV_ERR_NOMEM; }
     c->max_size = max_size;
     c->min_reduce = 1;
     wv_tokenizer_init(&c->tok);
-    return 0;
+    return WV_OK;
 }
 
 void wv_counter_free(wv_counter *c) {
@@ -26,13 +26,13 @@ void wv_counter_free(wv_counter *c) {
 static void prune(wv_counter *c) {
     int64_t n = c->words.n;
     uint8_t *keep = malloc((size_t)n);
-    if (!keep) { c->error = 1; return; }
+    if (!keep) { c->error = WV_ERR_NOMEM; return; }
     int64_t j = 0;
     for (int64_t i = 0; i < n; i++) {
         keep[i] = c->counts[i] > c->min_reduce;
         if (keep[i]) c->counts[j++] = c->counts[i];
     }
-    if (wv_strtab_compact(&c->words, keep)) c->error = 1;
+    if (wv_strtab_compact(&c->words, keep)) c->error = WV_ERR_NOMEM;
     free(keep);
     c->min_reduce++;
     c->prunes++;
@@ -42,13 +42,16 @@ static void prune(wv_counter *c) {
  * memory ran out. */
 static int64_t *count_of(wv_counter *c, const char *w, int len) {
     int inserted;
-    int64_t i = wv_strtab_intern(&c->words, w, len, wv_hash_bytes(w, len), &inserted);
-    if (i < 0) { c->error = 1; return NULL; }
+    int64_t i;
+    if (wv_strtab_intern(&c->words, w, len, wv_hash_bytes(w, len), &i, &inserted)) {
+        c->error = WV_ERR_NOMEM;
+        return NULL;
+    }
     if (inserted) {
         if (i >= c->counts_cap) {
             int64_t cap = c->words.cap;
             int64_t *p = realloc(c->counts, (size_t)cap * sizeof *p);
-            if (!p) { c->error = 1; return NULL; }
+            if (!p) { c->error = WV_ERR_NOMEM; return NULL; }
             c->counts = p;
             c->counts_cap = cap;
         }
@@ -66,23 +69,25 @@ static void count_token(void *ctx, const char *w, int len) {
     if (c->max_size > 0 && c->words.n > c->max_size) prune(c);
 }
 
-int wv_counter_merge(wv_counter *into, const wv_counter *from) {
-    if (into->error || from->error || into->max_size > 0 || from->max_size > 0) return -1;
+wv_status wv_counter_merge(wv_counter *into, const wv_counter *from) {
+    if (into->error) return into->error;
+    if (from->error) return from->error;
+    if (into->max_size > 0 || from->max_size > 0) return WV_ERR_INVALID;
     for (int64_t i = 0; i < from->words.n; i++) {
         int64_t *n = count_of(into, wv_strtab_str(&from->words, i), from->words.length[i]);
-        if (!n) return -1;
+        if (!n) return into->error;
         *n += from->counts[i];
     }
     into->tok.tokens += from->tok.tokens;
     into->tok.newlines += from->tok.newlines;
     into->tok.truncated += from->tok.truncated;
-    return 0;
+    return WV_OK;
 }
 
-int wv_counter_feed(wv_counter *c, const char *buf, size_t n, int final) {
-    if (c->error) return -1;
+wv_status wv_counter_feed(wv_counter *c, const char *buf, size_t n, int final) {
+    if (c->error) return c->error;
     wv_tokenize(&c->tok, buf, n, final, count_token, NULL, c);
-    return c->error ? -1 : 0;
+    return c->error;
 }
 
 /* qsort has no context argument in C11; sort (count, index) pairs and
@@ -103,12 +108,12 @@ static int compare_items(const void *pa, const void *pb) {
     return (la > lb) - (la < lb);
 }
 
-int64_t wv_counter_sorted(const wv_counter *c, int64_t min_count, int64_t **out) {
+wv_status wv_counter_sorted(const wv_counter *c, int64_t min_count, int64_t **out, int64_t *n_out) {
     int64_t n = 0;
     for (int64_t i = 0; i < c->words.n; i++) n += c->counts[i] >= min_count;
     sort_item *items = malloc((size_t)(n ? n : 1) * sizeof *items);
     int64_t *idx = malloc((size_t)(n ? n : 1) * sizeof *idx);
-    if (!items || !idx) { free(items); free(idx); return -1; }
+    if (!items || !idx) { free(items); free(idx); return WV_ERR_NOMEM; }
     int64_t j = 0;
     for (int64_t i = 0; i < c->words.n; i++)
         if (c->counts[i] >= min_count)
@@ -117,31 +122,33 @@ int64_t wv_counter_sorted(const wv_counter *c, int64_t min_count, int64_t **out)
     for (int64_t i = 0; i < n; i++) idx[i] = items[i].index;
     free(items);
     *out = idx;
-    return n;
+    *n_out = n;
+    return WV_OK;
 }
 
-int wv_encoder_init(wv_encoder *e, int64_t n_words) {
+wv_status wv_encoder_init(wv_encoder *e, int64_t n_words) {
     memset(e, 0, sizeof *e);
-    if (wv_strtab_init(&e->words, n_words)) return -1;
+    if (wv_strtab_init(&e->words, n_words)) return WV_ERR_NOMEM;
     e->last_was_eos = 1;
     wv_tokenizer_init(&e->tok);
-    return 0;
+    return WV_OK;
 }
 
 void wv_encoder_free(wv_encoder *e) { wv_strtab_free(&e->words); }
 
-int64_t wv_encoder_add(wv_encoder *e, const char *word, int len) {
+wv_status wv_encoder_add(wv_encoder *e, const char *word, int len) {
     int inserted;
-    int64_t i = wv_strtab_intern(&e->words, word, len, wv_hash_bytes(word, len), &inserted);
-    if (i < 0) return -1;
-    return inserted ? i : -2;
+    int64_t i;
+    wv_status rc = wv_strtab_intern(&e->words, word, len, wv_hash_bytes(word, len), &i, &inserted);
+    if (rc) return rc;
+    return inserted ? WV_OK : WV_ERR_DUPLICATE;
 }
 
 static void encode_token(void *ctx, const char *w, int len) {
     wv_encoder *e = ctx;
     int64_t i = wv_strtab_find(&e->words, w, len, wv_hash_bytes(w, len));
     if (i < 0) { e->oov++; return; }
-    if (e->out_len >= e->out_cap) { e->error = 1; return; }
+    if (e->out_len >= e->out_cap) { e->error = WV_ERR_OVERFLOW; return; }
     e->out[e->out_len++] = (int32_t)i;
     e->last_was_eos = 0;
 }
@@ -149,18 +156,19 @@ static void encode_token(void *ctx, const char *w, int len) {
 static void encode_newline(void *ctx) {
     wv_encoder *e = ctx;
     if (e->last_was_eos) return;
-    if (e->out_len >= e->out_cap) { e->error = 1; return; }
+    if (e->out_len >= e->out_cap) { e->error = WV_ERR_OVERFLOW; return; }
     e->out[e->out_len++] = WV_EOS;
     e->last_was_eos = 1;
 }
 
-int64_t wv_encoder_feed(wv_encoder *e, const char *buf, size_t n, int final,
-                        int32_t *out, int64_t cap) {
+wv_status wv_encoder_feed(wv_encoder *e, const char *buf, size_t n, int final,
+                          int32_t *out, int64_t cap, int64_t *written) {
     e->out = out;
     e->out_cap = cap;
     e->out_len = 0;
-    e->error = 0;
+    e->error = WV_OK;
     wv_tokenize(&e->tok, buf, n, final, encode_token, encode_newline, e);
     e->out = NULL;
-    return e->error ? -1 : e->out_len;
+    *written = e->out_len;
+    return e->error;
 }

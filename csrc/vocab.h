@@ -4,6 +4,8 @@
 #define WV_VOCAB_H
 
 #include <stdint.h>
+
+#include "status.h"
 #include "strtab.h"
 #include "tokenize.h"
 
@@ -16,22 +18,23 @@ typedef struct {
     int64_t max_size;      /* prune when more distinct words than this (0 = never) */
     int64_t min_reduce;    /* next pruning drops counts <= min_reduce */
     int64_t prunes;
-    int error;             /* allocation failure seen */
+    wv_status error;       /* WV_ERR_NOMEM once memory ran out */
     wv_tokenizer tok;
 } wv_counter;
 
-int wv_counter_init(wv_counter *c, int64_t max_size);
+wv_status wv_counter_init(wv_counter *c, int64_t max_size);
 void wv_counter_free(wv_counter *c);
-/* Returns 0, or -1 if memory ran out (the counter must then be freed). */
-int wv_counter_feed(wv_counter *c, const char *buf, size_t n, int final);
+/* WV_ERR_NOMEM: memory ran out (the counter must then be freed). */
+wv_status wv_counter_feed(wv_counter *c, const char *buf, size_t n, int final);
 /* Adds from's counts (and token totals) into `into`, for counting parts of
  * one corpus on several threads. Exact only without pruning, so refused
- * (-1) when either counter has a max_size; -1 also if memory ran out. */
-int wv_counter_merge(wv_counter *into, const wv_counter *from);
+ * (WV_ERR_INVALID) when either counter has a max_size; WV_ERR_NOMEM if
+ * memory ran out, now or while either counter was fed. */
+wv_status wv_counter_merge(wv_counter *into, const wv_counter *from);
 /* Indices of entries with count >= min_count, sorted by count descending and
- * then by bytes ascending (a deterministic order). *out is malloc'ed.
- * Returns the number of indices, or -1 on allocation failure. */
-int64_t wv_counter_sorted(const wv_counter *c, int64_t min_count, int64_t **out);
+ * then by bytes ascending (a deterministic order): *out (malloc'ed) receives
+ * *n of them. */
+wv_status wv_counter_sorted(const wv_counter *c, int64_t min_count, int64_t **out, int64_t *n);
 
 typedef struct {
     wv_strtab words;       /* id = insertion index */
@@ -39,18 +42,19 @@ typedef struct {
     int64_t out_len, out_cap;
     int64_t oov;           /* tokens not in the vocabulary */
     int last_was_eos;      /* suppress repeated / leading boundaries */
-    int error;
+    wv_status error;       /* WV_ERR_OVERFLOW: out_cap was too small */
     wv_tokenizer tok;
 } wv_encoder;
 
-int wv_encoder_init(wv_encoder *e, int64_t n_words);
-/* Adds the next vocabulary word (ids are given in call order). Returns its
- * id, or -1 on allocation failure, -2 on a duplicate word. */
-int64_t wv_encoder_add(wv_encoder *e, const char *word, int len);
+wv_status wv_encoder_init(wv_encoder *e, int64_t n_words);
+/* Adds the next vocabulary word (ids are given in call order).
+ * WV_ERR_DUPLICATE: the word was added before. */
+wv_status wv_encoder_add(wv_encoder *e, const char *word, int len);
 void wv_encoder_free(wv_encoder *e);
-/* Encodes buf into out[0..cap); cap >= n + 2 always suffices. Returns the
- * number of ids written (WV_EOS at newlines), or -1 if cap was too small. */
-int64_t wv_encoder_feed(wv_encoder *e, const char *buf, size_t n, int final,
-                        int32_t *out, int64_t cap);
+/* Encodes buf into out[0..cap); cap >= n + 2 always suffices. *written
+ * receives the number of ids written (WV_EOS at newlines); WV_ERR_OVERFLOW
+ * if cap was too small. */
+wv_status wv_encoder_feed(wv_encoder *e, const char *buf, size_t n, int final,
+                          int32_t *out, int64_t cap, int64_t *written);
 
 #endif

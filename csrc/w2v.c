@@ -485,7 +485,7 @@ static void free_workers(wv_w2v_model *m) {
     m->n_threads = 0;
 }
 
-int wv_w2v_start_epoch(wv_w2v_model *m, int epoch, int n_threads) {
+wv_status wv_w2v_start_epoch(wv_w2v_model *m, int epoch, int n_threads) {
     if (m->run.running) return WV_ERR_BUSY;
     if (n_threads < 1) n_threads = 1;
     atomic_store(&m->stop, 0);
@@ -536,8 +536,8 @@ int wv_w2v_start_epoch(wv_w2v_model *m, int epoch, int n_threads) {
             memcpy(w->hot_snapshot, w->rows.local, bytes);
         }
     }
-    int rc = wv_run_start(&m->run, n_threads, worker_main, m->workers, sizeof *m->workers);
-    if (rc == -2) {
+    wv_status rc = wv_run_start(&m->run, n_threads, worker_main, m->workers, sizeof *m->workers);
+    if (rc == WV_ERR_NOMEM) {
         free_workers(m);
         return WV_ERR_NOMEM;
     }
@@ -548,7 +548,7 @@ int wv_w2v_start_epoch(wv_w2v_model *m, int epoch, int n_threads) {
     return WV_OK;
 }
 
-int wv_w2v_join_epoch(wv_w2v_model *m, double *loss_sum, int64_t *examples) {
+wv_status wv_w2v_join_epoch(wv_w2v_model *m, double *loss_sum, int64_t *examples) {
     *loss_sum = 0.0;
     *examples = 0;
     if (!m->run.running) return WV_OK;
@@ -558,5 +558,5 @@ int wv_w2v_join_epoch(wv_w2v_model *m, double *loss_sum, int64_t *examples) {
         *examples += m->workers[t].examples;
     }
     free_workers(m);
-    return atomic_load(&m->error);
+    return (wv_status)atomic_load(&m->error);
 }

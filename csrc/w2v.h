@@ -12,17 +12,11 @@
 #include "huffman.h"
 #include "parallel.h"
 #include "sigmoid.h"
+#include "status.h"
 
 enum { WV_SKIPGRAM = 0, WV_CBOW = 1 };
 enum { WV_LOSS_NS = 0, WV_LOSS_HS = 1, WV_LOSS_SOFTMAX = 2 };
 
-enum {
-    WV_OK = 0,
-    WV_ERR_NOMEM = 1,      /* scratch or thread allocation failed */
-    WV_ERR_THREAD = 2,     /* a thread could not be started */
-    WV_ERR_DIVERGED = 3,   /* the loss became NaN or infinite */
-    WV_ERR_BUSY = 4,       /* an epoch is already running */
-};
 
 typedef struct {
     int arch, loss;
@@ -68,11 +62,13 @@ typedef struct {
 void wv_w2v_model_init(wv_w2v_model *m);
 
 /* Starts one epoch on n_threads threads (they claim chunks of ids in order
- * until none is left) and returns at once. Returns WV_OK or an error code. */
-int wv_w2v_start_epoch(wv_w2v_model *m, int epoch, int n_threads);
-/* Waits for the running epoch. Returns WV_OK or the first worker error;
- * loss_sum and examples receive the epoch totals (float64). */
-int wv_w2v_join_epoch(wv_w2v_model *m, double *loss_sum, int64_t *examples);
+ * until none is left) and returns at once: WV_OK, WV_ERR_BUSY or WV_ERR_NOMEM
+ * (a thread that did not start is reported by wv_w2v_join_epoch). */
+wv_status wv_w2v_start_epoch(wv_w2v_model *m, int epoch, int n_threads);
+/* Waits for the running epoch. Returns WV_OK or the first worker error
+ * (WV_ERR_THREAD, WV_ERR_DIVERGED); loss_sum and examples receive the epoch
+ * totals (float64). */
+wv_status wv_w2v_join_epoch(wv_w2v_model *m, double *loss_sum, int64_t *examples);
 /* The learning rate at the current progress. */
 float wv_w2v_current_alpha(const wv_w2v_model *m);
 

@@ -6,10 +6,12 @@ once; the C loops trust them. Long calls release the GIL."""
 import numpy as np
 from libc.stdint cimport int32_t, int64_t, uint64_t
 
+include "_status.pxi"
+
 
 cdef extern from "cooccur.h":
     ctypedef int wv_flag
-    int WV_COOC_OK, WV_COOC_NOMEM, WV_COOC_IO, WV_COOC_TOO_SMALL, WV_COOC_STOPPED, WV_COOC_THREAD
+    size_t WV_COOC_MIN_THREAD_MEMORY
     ctypedef struct wv_cooc_config:
         int32_t vocab_size
         int window
@@ -30,8 +32,8 @@ cdef extern from "cooccur.h":
         int64_t spilled_runs
         int64_t merge_passes
         int64_t dense_cells
-    int wv_cooccur_count(const wv_cooc_config *cfg, const int32_t *ids, int64_t n_ids,
-                         wv_cooc_result *out, wv_flag *stop) nogil
+    wv_status wv_cooccur_count(const wv_cooc_config *cfg, const int32_t *ids, int64_t n_ids,
+                               wv_cooc_result *out, wv_flag *stop) nogil
     void wv_cooc_free(wv_cooc_result *r) nogil
     void wv_cooc_to_csr(const wv_cooc_result *r, int32_t vocab_size, int64_t *indptr,
                         int32_t *indices, float *data, int threads) nogil
@@ -62,12 +64,12 @@ cdef extern from "glove.h":
         const wv_glove_record *records
         int64_t n_records
     void wv_glove_model_init(wv_glove_model *m) nogil
-    int wv_glove_start_epoch(wv_glove_model *m, int n_threads) nogil
-    int wv_glove_join_epoch(wv_glove_model *m, double *cost) nogil
+    wv_status wv_glove_start_epoch(wv_glove_model *m, int n_threads) nogil
+    wv_status wv_glove_join_epoch(wv_glove_model *m, double *cost) nogil
     double wv_glove_step(wv_glove_model *m, const wv_glove_record *r, float *scratch) nogil
-    int wv_glove_make_records(const int64_t *indptr, const int32_t *indices, const float *data,
-                              int32_t n_rows, double x_max, double alpha, uint64_t seed,
-                              wv_glove_record *out) nogil
+    wv_status wv_glove_make_records(const int64_t *indptr, const int32_t *indices, const float *data,
+                                    int32_t n_rows, double x_max, double alpha, uint64_t seed,
+                                    wv_glove_record *out) nogil
 
 
 cdef extern from *:
@@ -89,10 +91,6 @@ cdef extern from *:
 
 
 RECORD_DTYPE = np.dtype([("row", "<i4"), ("col", "<i4"), ("log_x", "<f4"), ("weight", "<f4")])
-
-
-class CooccurrenceStopped(Exception):
-    """The count was stopped (Ctrl-C); nothing was kept."""
 
 
 cdef class CooccurrenceCount:
@@ -132,31 +130,23 @@ cdef class CooccurrenceCount:
             wv_cooc_free(&self.res)
 
     def run(self):
-        cdef int rc
+        cdef wv_status rc
         cdef const int32_t *p = &self.ids[0] if self.ids.shape[0] else NULL
         cdef int64_t n = self.ids.shape[0]
         with nogil:
             rc = wv_cooccur_count(&self.cfg, p, n, &self.res, &self.stop_flag)
         self.status = rc
-        self.have = rc == WV_COOC_OK
+        self.have = rc == WV_OK
 
     def check(self):
         """Raises the error of a finished run, if any."""
-        rc = self.status
-        if rc == WV_COOC_OK:
-            return
-        if rc == WV_COOC_STOPPED:
-            raise CooccurrenceStopped("co-occurrence counting was stopped")
-        if rc == WV_COOC_TOO_SMALL:
-            raise ValueError(
-                f"memory_limit={self.cfg.memory_limit:,} bytes is too small to make progress with "
-                f"{self.cfg.threads} thread(s): give at least {self.cfg.threads * 4096 * 16 * 4:,} bytes")
-        if rc == WV_COOC_NOMEM:
-            raise MemoryError("out of memory while counting co-occurrences; lower memory_limit")
-        if rc == WV_COOC_IO:
-            raise OSError(f"cannot write or read temporary files in {self.tmp_dir.decode()!r} "
-                          "(disk full?); set tmp_dir")
-        raise RuntimeError(f"co-occurrence counting failed (code {rc})")
+        raise_for(self.status, {
+            WV_ERR_STOPPED: "co-occurrence counting",
+            WV_ERR_MEMORY_LIMIT: f"{self.cfg.memory_limit:,} bytes with {self.cfg.threads} thread(s); "
+                                 f"give at least {self.cfg.threads * WV_COOC_MIN_THREAD_MEMORY:,} bytes",
+            WV_ERR_NOMEM: "counting co-occurrences; lower memory_limit",
+            WV_ERR_IO: f"in {self.tmp_dir.decode()!r} (disk full?); set tmp_dir",
+        }.get(self.status, "co-occurrence counting"))
 
     def request_stop(self):
         wv_flag_set(&self.stop_flag)
@@ -280,11 +270,10 @@ def make_records(int64_t[::1] indptr not None, int32_t[::1] indices not None, fl
         return records
     cdef unsigned char[::1] raw = records.view(np.uint8)
     cdef wv_glove_record *out = <wv_glove_record *>&raw[0]
-    cdef int rc
+    cdef wv_status rc
     with nogil:
         rc = wv_glove_make_records(&indptr[0], &indices[0], &data[0], n_rows, x_max, alpha, seed, out)
-    if rc:
-        raise ValueError("co-occurrence values must be finite and > 0")
+    raise_for(rc, "co-occurrence values must be finite and > 0")
     return records
 
 
@@ -364,25 +353,20 @@ cdef class GloVeCore:
         self._keep = self._keep[:8] + (records,)
 
     def start_epoch(self, int threads):
-        cdef int rc
+        cdef wv_status rc
         if self.m.records == NULL:
             raise RuntimeError("no records attached")
         with nogil:
             rc = wv_glove_start_epoch(&self.m, threads)
-        if rc == 1:
-            raise MemoryError("out of memory for the training threads")
-        if rc == 4:
-            raise RuntimeError("an epoch is already running")
-        # rc == 2 (a thread did not start) is reported by join_epoch
+        raise_for(rc, {WV_ERR_NOMEM: "the training threads' buffers"})
 
     def join_epoch(self):
         """Waits for the epoch; returns its summed cost (float64)."""
         cdef double cost = 0
-        cdef int rc
+        cdef wv_status rc
         with nogil:
             rc = wv_glove_join_epoch(&self.m, &cost)
-        if rc:
-            raise RuntimeError("could not start a training thread")
+        raise_for(rc)
         return cost
 
     def request_stop(self):

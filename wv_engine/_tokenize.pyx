@@ -6,6 +6,8 @@ import numpy as np
 from libc.stdint cimport int32_t, int64_t
 from libc.stdlib cimport free
 
+include "_status.pxi"
+
 
 cdef extern from "tokenize.h":
     ctypedef struct wv_tokenizer:
@@ -36,16 +38,16 @@ cdef extern from "vocab.h":
         int64_t oov
         wv_tokenizer tok
         int last_was_eos
-    int wv_counter_init(wv_counter *c, int64_t max_size) nogil
+    wv_status wv_counter_init(wv_counter *c, int64_t max_size) nogil
     void wv_counter_free(wv_counter *c) nogil
-    int wv_counter_feed(wv_counter *c, const char *buf, size_t n, int final) nogil
-    int wv_counter_merge(wv_counter *into, const wv_counter *other) nogil
-    int64_t wv_counter_sorted(const wv_counter *c, int64_t min_count, int64_t **out) nogil
-    int wv_encoder_init(wv_encoder *e, int64_t n_words) nogil
-    int64_t wv_encoder_add(wv_encoder *e, const char *word, int length) nogil
+    wv_status wv_counter_feed(wv_counter *c, const char *buf, size_t n, int final) nogil
+    wv_status wv_counter_merge(wv_counter *into, const wv_counter *other) nogil
+    wv_status wv_counter_sorted(const wv_counter *c, int64_t min_count, int64_t **out, int64_t *n) nogil
+    wv_status wv_encoder_init(wv_encoder *e, int64_t n_words) nogil
+    wv_status wv_encoder_add(wv_encoder *e, const char *word, int length) nogil
     void wv_encoder_free(wv_encoder *e) nogil
-    int64_t wv_encoder_feed(wv_encoder *e, const char *buf, size_t n, int final,
-                            int32_t *out, int64_t cap) nogil
+    wv_status wv_encoder_feed(wv_encoder *e, const char *buf, size_t n, int final,
+                              int32_t *out, int64_t cap, int64_t *written) nogil
 
 MAX_TOKEN_BYTES = WV_MAX_TOKEN_BYTES
 cdef const char EMPTY[1]
@@ -60,8 +62,7 @@ cdef class WordCounter:
     cdef bint ready
 
     def __cinit__(self, int64_t max_size=0):
-        if wv_counter_init(&self.c, max_size) != 0:
-            raise MemoryError("cannot allocate the word counter")
+        raise_for(wv_counter_init(&self.c, max_size), "the word counter")
         self.ready = True
 
     def __dealloc__(self):
@@ -72,34 +73,30 @@ cdef class WordCounter:
         """Counts the tokens in chunk (bytes); final=True ends the input."""
         cdef size_t n = chunk.shape[0]
         cdef const char *p = <const char *>&chunk[0] if n else EMPTY
-        cdef int rc
+        cdef wv_status rc
         with nogil:
             rc = wv_counter_feed(&self.c, p, n, final)
-        if rc:
-            raise MemoryError(
-                f"out of memory while counting words ({self.c.words.n:,} distinct so far); "
-                "set max_vocab_size to prune rare words while counting")
+        raise_for(rc, f"counting words ({self.c.words.n:,} distinct so far); "
+                      "set max_vocab_size to prune rare words while counting")
 
     def merge(self, WordCounter other not None):
         """Adds the counts of `other` (another part of the same corpus, fed
         to its end) into this one. Only for counters that never prune."""
-        cdef int rc
-        if self.c.max_size > 0 or other.c.max_size > 0:
-            raise ValueError("counters that prune (max_size > 0) cannot be merged exactly")
+        cdef wv_status rc
         with nogil:
             rc = wv_counter_merge(&self.c, &other.c)
-        if rc:
-            raise MemoryError(f"out of memory while merging word counts ({self.c.words.n:,} distinct)")
+        raise_for(rc, {WV_ERR_INVALID: "counters that prune (max_size > 0) cannot be merged exactly",
+                       WV_ERR_NOMEM: f"merging word counts ({self.c.words.n:,} distinct)"})
 
     def sorted_words(self, int64_t min_count=1):
         """(words as bytes, counts) of words seen >= min_count times, by count
         descending, ties by bytes ascending."""
         cdef int64_t *order = NULL
-        cdef int64_t n, i, j
+        cdef int64_t n = 0, i, j
+        cdef wv_status rc
         with nogil:
-            n = wv_counter_sorted(&self.c, min_count, &order)
-        if n < 0:
-            raise MemoryError("cannot allocate while sorting the vocabulary")
+            rc = wv_counter_sorted(&self.c, min_count, &order, &n)
+        raise_for(rc, "sorting the vocabulary")
         try:
             counts = np.empty(n, dtype=np.int64)
             words = []
@@ -154,18 +151,12 @@ cdef class Encoder:
 
     def __cinit__(self, words, bint mid_sentence=False):
         cdef bytes w
-        cdef int64_t rc
-        if wv_encoder_init(&self.e, max(len(words), 1)) != 0:
-            raise MemoryError("cannot allocate the encoder")
+        raise_for(wv_encoder_init(&self.e, max(len(words), 1)), "the encoder")
         self.ready = True
         if mid_sentence:
             self.e.last_was_eos = 0
         for w in words:
-            rc = wv_encoder_add(&self.e, w, len(w))
-            if rc == -1:
-                raise MemoryError("cannot allocate the encoder")
-            if rc == -2:
-                raise ValueError(f"duplicate word in vocabulary: {w!r}")
+            raise_for(wv_encoder_add(&self.e, w, len(w)), {WV_ERR_NOMEM: "the encoder", WV_ERR_DUPLICATE: repr(w)})
 
     def __dealloc__(self):
         if self.ready:
@@ -177,11 +168,11 @@ cdef class Encoder:
         cdef const char *p = <const char *>&chunk[0] if n else EMPTY
         out = np.empty(n + 2, dtype=np.int32)
         cdef int32_t[::1] view = out
-        cdef int64_t k
+        cdef int64_t k = 0
+        cdef wv_status rc
         with nogil:
-            k = wv_encoder_feed(&self.e, p, n, final, &view[0], n + 2)
-        if k < 0:
-            raise RuntimeError("internal error: encoder output overflow")
+            rc = wv_encoder_feed(&self.e, p, n, final, &view[0], n + 2, &k)
+        raise_for(rc, "the encoder")
         return out[:k].copy()
 
     @property

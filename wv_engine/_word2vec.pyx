@@ -6,6 +6,8 @@ trust them. Epochs run on C threads with the GIL released."""
 import numpy as np
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
+include "_status.pxi"
+
 
 cdef extern from "rng.h":
     ctypedef struct wv_rng:
@@ -18,19 +20,18 @@ cdef extern from "alias.h":
         uint32_t *threshold
         int32_t *alias
         int32_t size
-    int wv_alias_build(const double *weights, int32_t n, uint32_t *threshold, int32_t *alias) nogil
+    wv_status wv_alias_build(const double *weights, int32_t n, uint32_t *threshold, int32_t *alias) nogil
     int32_t wv_alias_draw(const wv_alias_table *t, wv_rng *rng) nogil
 
 
 cdef extern from "huffman.h":
     int WV_MAX_CODE_LENGTH
-    int wv_huffman_build(const int64_t *counts, int32_t n, uint8_t *code_length,
-                         uint8_t *codes, int32_t *points) nogil
+    wv_status wv_huffman_build(const int64_t *counts, int32_t n, uint8_t *code_length,
+                               uint8_t *codes, int32_t *points) nogil
 
 
 cdef extern from "w2v.h":
     int WV_SKIPGRAM, WV_CBOW, WV_LOSS_NS, WV_LOSS_HS, WV_LOSS_SOFTMAX
-    int WV_OK, WV_ERR_NOMEM, WV_ERR_THREAD, WV_ERR_DIVERGED, WV_ERR_BUSY
     ctypedef struct wv_w2v_config:
         int arch, loss, dim, window, negative, max_sentence_length
         int cbow_mean, shrink_windows
@@ -54,8 +55,8 @@ cdef extern from "w2v.h":
         int64_t words_done      # _Atomic in C; read through the helpers below
         int stop
     void wv_w2v_model_init(wv_w2v_model *m) nogil
-    int wv_w2v_start_epoch(wv_w2v_model *m, int epoch, int n_threads) nogil
-    int wv_w2v_join_epoch(wv_w2v_model *m, double *loss_sum, int64_t *examples) nogil
+    wv_status wv_w2v_start_epoch(wv_w2v_model *m, int epoch, int n_threads) nogil
+    wv_status wv_w2v_join_epoch(wv_w2v_model *m, double *loss_sum, int64_t *examples) nogil
     float wv_w2v_current_alpha(const wv_w2v_model *m) nogil
     double wv_w2v_step(wv_w2v_model *m, const float *h, int32_t target,
                        const int32_t *negatives, int n_negatives, float *neu1e,
@@ -83,19 +84,6 @@ cdef extern from *:
 MAX_CODE_LENGTH = WV_MAX_CODE_LENGTH
 ARCHS = {"skipgram": WV_SKIPGRAM, "cbow": WV_CBOW}
 LOSSES = {"ns": WV_LOSS_NS, "hs": WV_LOSS_HS, "softmax": WV_LOSS_SOFTMAX}
-_ERRORS = {
-    WV_ERR_NOMEM: (MemoryError, "out of memory for the training threads' buffers"),
-    WV_ERR_THREAD: (RuntimeError, "could not start a training thread"),
-    WV_ERR_DIVERGED: (FloatingPointError,
-                      "training diverged (the loss became NaN or infinite); lower alpha"),
-    WV_ERR_BUSY: (RuntimeError, "an epoch is already running on this model"),
-}
-
-
-def _raise_for(int rc):
-    if rc != WV_OK:
-        exc, msg = _ERRORS.get(rc, (RuntimeError, f"training failed (code {rc})"))
-        raise exc(msg)
 
 
 def build_alias(weights):
@@ -108,11 +96,11 @@ def build_alias(weights):
     alias = np.empty(n, dtype=np.int32)
     cdef uint32_t[::1] t = threshold
     cdef int32_t[::1] a = alias
-    cdef int rc
+    cdef wv_status rc
     with nogil:
         rc = wv_alias_build(&w[0], n, &t[0], &a[0])
-    if rc:
-        raise ValueError("sampling weights must be finite, >= 0 and not all zero")
+    raise_for(rc, {WV_ERR_INVALID: "sampling weights must be finite, >= 0 and not all zero",
+                   WV_ERR_NOMEM: "building the noise sampler"})
     return threshold, alias
 
 
@@ -153,15 +141,10 @@ def build_huffman(counts):
     cdef uint8_t[::1] l = lengths
     cdef uint8_t[:, ::1] cd = codes
     cdef int32_t[:, ::1] p = points
-    cdef int rc
+    cdef wv_status rc
     with nogil:
         rc = wv_huffman_build(&c[0], n, &l[0], &cd[0, 0], &p[0, 0])
-    if rc == -1:
-        raise MemoryError("cannot allocate the Huffman tree")
-    if rc == -2:
-        raise ValueError(f"a Huffman code is longer than {WV_MAX_CODE_LENGTH} bits")
-    if rc == -3:
-        raise ValueError("counts must be sorted in descending order")
+    raise_for(rc, {WV_ERR_NOMEM: "the Huffman tree", WV_ERR_CODE_TOO_LONG: f"longer than {WV_MAX_CODE_LENGTH} bits"})
     return lengths, codes, points
 
 
@@ -269,21 +252,21 @@ cdef class Word2VecCore:
         self._keep = self._keep[:] + (ids,)
 
     def start_epoch(self, int epoch, int threads):
-        cdef int rc
+        cdef wv_status rc
         if self.m.ids == NULL:
             raise RuntimeError("no corpus attached")
         with nogil:
             rc = wv_w2v_start_epoch(&self.m, epoch, threads)
-        _raise_for(rc)
+        raise_for(rc, {WV_ERR_NOMEM: "the training threads' buffers"})
 
     def join_epoch(self):
         """Waits for the epoch; returns (loss_sum, examples); raises a worker's error."""
         cdef double loss = 0
         cdef int64_t examples = 0
-        cdef int rc
+        cdef wv_status rc
         with nogil:
             rc = wv_w2v_join_epoch(&self.m, &loss, &examples)
-        _raise_for(rc)
+        raise_for(rc)
         return loss, examples
 
     def request_stop(self):

@@ -26,7 +26,7 @@ static int count(const int32_t *ids, int64_t n, int32_t V, int threads, size_t l
     out->indptr = malloc((size_t)(V + 1) * sizeof *out->indptr);
     out->indices = malloc((size_t)out->nnz * sizeof *out->indices);
     out->data = malloc((size_t)out->nnz * sizeof *out->data);
-    if (!out->indptr || !out->indices || !out->data) return WV_COOC_NOMEM;
+    if (!out->indptr || !out->indices || !out->data) return WV_ERR_NOMEM;
     wv_cooc_to_csr(&r, V, out->indptr, out->indices, out->data, threads);
     printf("threads %d, limit %zu: %lld records, %lld spilled runs\n", threads, limit, (long long)r.n,
            (long long)r.spilled_runs);
