@@ -425,3 +425,10 @@ def test_ctrl_c_during_counting_leaves_no_temporary_files(tmp_path, sigint_raise
         cooccur.count(corpus, vocab, 15, threads=2, memory_limit="2M", tmp_dir=str(spill), progress=False)
     timer.cancel()
     assert os.listdir(spill) == []
+
+
+def test_glove_is_exported_from_the_package():
+    import wv_engine
+    from wv_engine.glove import GloVe as Direct
+
+    assert wv_engine.GloVe is Direct and "GloVe" in wv_engine.__all__

@@ -29,13 +29,21 @@ _require_compiled_modules()
 
 from .corpus import EncodedCorpus
 from .errors import CorpusError, FormatError
-from .glove import GloVe
 from .io import load_vectors
 from .vectors import UnknownWordError, Vectors
 from .vocab import Vocabulary
 from .word2vec import EpochStats, TrainingStats, Word2Vec
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    # GloVe is loaded on first use: it brings scipy.sparse, which word2vec users need not pay for.
+    if name == "GloVe":
+        from .glove import GloVe
+
+        return GloVe
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "CorpusError", "EncodedCorpus", "EpochStats", "FormatError", "GloVe", "TrainingStats", "UnknownWordError",
