@@ -10,6 +10,7 @@ import contextlib
 import json
 import math
 import os
+import signal
 import sys
 import time
 from typing import Callable, Sequence
@@ -234,11 +235,11 @@ def _add_svd(sub) -> None:
     p.set_defaults(run=run_svd)
 
 
-def _save_matrix_vectors(args, vectors) -> None:
+def _save_matrix_vectors(args, vectors, output: str | None = None) -> None:
     from .io import save_vectors
 
     kwargs = {"header": True} if args.format == "txt" and getattr(args, "header", False) else {}
-    save_vectors(vectors, args.output, MATRIX_FORMATS[args.format], **kwargs)
+    save_vectors(vectors, output or args.output, MATRIX_FORMATS[args.format], **kwargs)
 
 
 def _save_cooccurrence(args, matrix) -> None:
@@ -261,10 +262,11 @@ def run_glove(args) -> int:
                     memory_limit=args.memory_limit, tmp_dir=args.tmp_dir,
                     max_vocab_size=args.max_vocab_size, output=args.output_vectors, exact_sqrt=args.exact_sqrt)
     settings = {k: v for k, v in settings.items() if v is not None}
+    _check_outputs(args, "output", "checkpoint", "stats_json", "save_cooccurrence")
     with _cluster(args) as client:
         if args.resume:
             model = GloVe.load_checkpoint(args.resume)
-            overrides = _resume_overrides(args, model.config(), GLOVE_FIXED, {"output_vectors": "output"})
+            overrides = _resume_overrides(args, model.config(), GLOVE_FIXED, {"output_vectors": "output", "output": None})
             model = GloVe.load_checkpoint(args.resume, **overrides)
             _say(args, f"resuming from {args.resume} after {model.epochs_trained} epoch(s); the settings given "
                        "agree with it")
@@ -290,19 +292,21 @@ def run_glove(args) -> int:
         interrupted = True
         stats = model.last_stats
         _say(args, f"interrupted after {len(stats.epochs)} full epoch(s): saving what is trained")
+    output = _final_output(args, interrupted, len(stats.epochs))
+    _save_matrix_vectors(args, model.vectors, output)
+    ok = True
     if args.checkpoint and not interrupted:
-        model.save_checkpoint(args.checkpoint)
-    _save_matrix_vectors(args, model.vectors)
+        ok = _secondary(args, f"checkpoint {args.checkpoint}", lambda: model.save_checkpoint(args.checkpoint))
     total = time.perf_counter() - started
-    _say(args, f"wrote {len(vocab):,} vectors to {args.output} ({total:.1f} s in all)")
+    _say(args, f"wrote {len(vocab):,} vectors to {output} ({total:.1f} s in all)")
     if args.stats_json:
-        _atomic_json(args.stats_json, {
+        ok &= _secondary(args, f"stats file {args.stats_json}", lambda: _atomic_json(args.stats_json, {
             "vocab_size": len(vocab), "nonzeros": nonzeros, "count_seconds": count_seconds,
             "train_seconds": stats.train_seconds, "total_seconds": total, "epoch_cost": stats.epoch_cost,
             "epochs": len(stats.epochs), "threads": model.threads, "interrupted": interrupted,
-            "config": model.config(), "peak_rss_bytes": _peak_rss(),
-        })
-    return EXIT_INTERRUPTED if interrupted else 0
+            "config": model.config(), "peak_rss_bytes": _peak_rss(), "output": output,
+        }))
+    return EXIT_INTERRUPTED if interrupted else 0 if ok else EXIT_ERROR
 
 
 def run_svd(args) -> int:
@@ -316,6 +320,7 @@ def run_svd(args) -> int:
     started = time.perf_counter()
     progress = False if args.quiet else None
     threads = resolve_threads(args.threads)
+    _check_outputs(args, "output", "save_cooccurrence")
     with _cluster(args) as client:
         vocab = Vocabulary.build(args.input, args.min_count, args.max_vocab_size, client=client, threads=threads)
         _say(args, f"vocabulary: {len(vocab):,} words; counting co-occurrences (window {args.window})")
@@ -379,6 +384,41 @@ def _say(args, message: str) -> None:
         print(message, file=sys.stderr)
 
 
+def _check_outputs(args, *names: str) -> None:
+    """Every file the command will write, checked before any work starts."""
+    from .files import check_writable
+
+    what = {"output": "output", "checkpoint": "checkpoint", "stats_json": "stats file",
+            "save_vocab": "vocabulary file", "save_cooccurrence": "co-occurrence file"}
+    for name in names:
+        path = getattr(args, name, None)
+        if path:
+            check_writable(path, what[name])
+
+
+def _final_output(args, interrupted: bool, epochs_done: int) -> str:
+    """Where the vectors go: -o, unless the run was interrupted before one
+    epoch of its own finished; then beside it, so that a good file at -o is
+    never replaced by a barely trained one."""
+    if interrupted and epochs_done == 0:
+        partial = args.output + ".partial"
+        _say(args, f"interrupted before the first epoch ended: {args.output} is left as it was; "
+                   f"the partial vectors go to {partial}")
+        return partial
+    return args.output
+
+
+def _secondary(args, what: str, write) -> bool:
+    """Writes a file after the vectors; a failure is reported, not fatal to
+    what was already saved. True when it was written."""
+    try:
+        write()
+        return True
+    except OSError as exc:
+        print(f"wv-engine: error: the vectors were saved, but the {what} was not: {exc}", file=sys.stderr)
+        return False
+
+
 def _peak_rss() -> int:
     from .memory import peak_rss_bytes
 
@@ -406,7 +446,7 @@ def _given(args, name: str):
     return None if value == _DEFAULTS[args.command].get(name) else value
 
 
-def _resume_overrides(args, config: dict, fixed: Sequence[str], flag_names: dict[str, str] | None = None) -> dict:
+def _resume_overrides(args, config: dict, fixed: Sequence[str], flag_names: dict[str, str | None] | None = None) -> dict:
     """The settings the user's flags change on --resume: a flag that fixes
     the model (`fixed`) must agree with the checkpoint; the others (threads,
     memory, files) replace the checkpoint's values."""
@@ -414,7 +454,7 @@ def _resume_overrides(args, config: dict, fixed: Sequence[str], flag_names: dict
     overrides = {}
     for dest, value in vars(args).items():
         key = flag_names.get(dest, dest)
-        if key not in config or _given(args, dest) is None:
+        if key is None or key not in config or _given(args, dest) is None:
             continue
         if key in fixed and value != config[key]:
             flag = "--" + dest.replace("_", "-")
@@ -432,6 +472,7 @@ def run_word2vec(args) -> int:
     started = time.perf_counter()
     progress = None if not args.quiet else False
     interrupted = False
+    _check_outputs(args, "output", "checkpoint", "stats_json", "save_vocab")
     with _cluster(args) as client:
         if args.resume:
             if client is not None:
@@ -477,15 +518,17 @@ def run_word2vec(args) -> int:
                 _say(args, f"interrupted after {stats.epochs} full epoch(s): saving the vectors trained so far"
                            + (f" (checkpoint: {args.checkpoint})" if args.checkpoint else ""))
     t0 = time.perf_counter()
-    save_vectors(model.vectors, args.output, FORMATS[args.format])
+    output = _final_output(args, interrupted, stats.epochs)
+    save_vectors(model.vectors, output, FORMATS[args.format])
+    ok = True
     if args.checkpoint and not interrupted:
-        model.save(args.checkpoint)
+        ok = _secondary(args, f"checkpoint {args.checkpoint}", lambda: model.save(args.checkpoint))
     save_seconds = time.perf_counter() - t0
     total = time.perf_counter() - started
-    _say(args, f"wrote {len(vocab):,} vectors of dim {model.dim} to {args.output} "
+    _say(args, f"wrote {len(vocab):,} vectors of dim {model.dim} to {output} "
                f"({stats.words_per_sec:,.0f} words/s, {total:.1f} s in all)")
     if args.stats_json:
-        _atomic_json(args.stats_json, {
+        ok &= _secondary(args, f"stats file {args.stats_json}", lambda: _atomic_json(args.stats_json, {
             "vocab_size": len(vocab),
             "corpus_words": stats.corpus_words,  # in-vocabulary tokens: what each epoch trains on
             "corpus_tokens": vocab.total_tokens,  # every token in the file, out-of-vocabulary ones too
@@ -504,8 +547,9 @@ def run_word2vec(args) -> int:
             "config": model.config(),
             "scheduler": args.scheduler,
             "sync_words": args.sync_words if args.scheduler else None,
-        })
-    return EXIT_INTERRUPTED if interrupted else 0
+            "output": output,
+        }))
+    return EXIT_INTERRUPTED if interrupted else 0 if ok else EXIT_ERROR
 
 
 def run_eval(args) -> int:
@@ -529,15 +573,24 @@ def run_eval(args) -> int:
         return 0
     a = results["analogy"]
     print(f"analogy ({a['method']}, top {a['restrict_vocab']:,} words, case-insensitive): "
-          f"{a['accuracy'] * 100:.2f}% of {a['total']:,} answered questions "
-          f"(coverage {a['coverage'] * 100:.1f}% of {a['questions']:,})")
+          f"{_pct(a['accuracy'], '.2f')} of {a['total']:,} answered questions "
+          f"(coverage {_pct(a['coverage'], '.1f')} of {a['questions']:,})")
     for s in a["sections"]:
-        print(f"  {s['section']:<32} {s['accuracy'] * 100:6.2f}%  ({s['correct']}/{s['total']})")
+        print(f"  {s['section']:<32} {_pct(s['accuracy'], '6.2f')}  ({s['correct']}/{s['total']})")
     for name in names:
         r = results[name]
-        print(f"{name}: Spearman {r['spearman']:.3f}, Pearson {r['pearson']:.3f} "
-              f"({r['pairs']} pairs, OOV {r['oov_ratio'] * 100:.1f}%)")
+        print(f"{name}: Spearman {_num(r['spearman'])}, Pearson {_num(r['pearson'])} "
+              f"({r['pairs']} pairs, OOV {_pct(r['oov_ratio'], '.1f')})")
     return 0
+
+
+def _pct(value, spec: str) -> str:
+    """A share as a percentage, or n/a where nothing could be measured."""
+    return "n/a" if value is None else f"{value * 100:{spec}}%"
+
+
+def _num(value) -> str:
+    return "n/a" if value is None or value != value else f"{value:.3f}"
 
 
 def _print_neighbours(pairs) -> None:
@@ -575,11 +628,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if not _DEFAULTS:
         _DEFAULTS.update(_parser_defaults())
+    previous = _terminate_like_ctrl_c()
     try:
         return args.run(args)
     except KeyboardInterrupt:
         print("wv-engine: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except MemoryError as exc:
+        print(f"wv-engine: error: {_memory_message(args, exc)}", file=sys.stderr)
+        return EXIT_ERROR
     except (ValueError, KeyError, OSError, MemoryError, RuntimeError, FloatingPointError, ImportError) as exc:
         # a bare KeyError's str() is its repr; ours (UnknownWordError) reads well
         message = exc.args[0] if type(exc) is KeyError and exc.args else exc
@@ -587,6 +644,34 @@ def main(argv: Sequence[str] | None = None) -> int:
             message = f"file not found: {exc.filename}"
         print(f"wv-engine: error: {message}", file=sys.stderr)
         return EXIT_ERROR
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _terminate_like_ctrl_c():
+    """SIGTERM (timeout, systemd, Slurm) stops a run as Ctrl-C does: the
+    threads are joined, the checkpoint and what was trained are saved.
+    Returns the handler it replaced (None off the main thread)."""
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+
+    try:
+        return signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread
+        return None
+
+
+def _memory_message(args, exc: MemoryError) -> str:
+    """A MemoryError as one line that says what ran out and what to change."""
+    detail = str(exc).strip()
+    if detail:
+        return detail
+    advice = {"word2vec": "raise --min-count, set --max-vocab-size or --max-final-vocab, or lower --dim",
+              "glove": "raise --min-count, lower --memory-limit or --window, or set --max-vocab-size",
+              "svd": "raise --min-count, lower --memory-limit or --window, or set --max-vocab-size"}
+    return (f"out of memory during `wv-engine {args.command}`; "
+            + advice.get(args.command, "free memory or use a smaller input"))
 
 
 if __name__ == "__main__":

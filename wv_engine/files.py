@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import bz2
 import contextlib
+import errno
 import gzip
 import lzma
 import os
@@ -95,32 +96,127 @@ def _current_umask() -> int:
     return mask
 
 
+def check_writable(path: str | os.PathLike, what: str = "output") -> None:
+    """Raises a one-line OSError naming `path` when a file cannot be written
+    there (missing or read-only directory, a directory in its place): called
+    before long work starts, so that no run is lost to a typo at its end."""
+    path = os.fspath(path)
+    directory = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(directory):
+        raise FileNotFoundError(errno.ENOENT, f"cannot write the {what} {path}: the directory {directory} does not exist")
+    if os.path.isdir(path):
+        raise IsADirectoryError(errno.EISDIR, f"cannot write the {what} {path}: it is a directory")
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise PermissionError(errno.EACCES, f"cannot write the {what} {path}: the directory {directory} is not writable")
+
+
+def _temporary(directory: str, path: str) -> tuple[int, str | None]:
+    """A file to write `path`'s new contents into: an unnamed one (O_TMPFILE,
+    so that a kill, even SIGKILL, leaves nothing behind), given a name only
+    when complete; else a named one, `.NAME.PID.XXXX.tmp`."""
+    _remove_stale(directory, os.path.basename(path))
+    if _unnamed_files_work(directory):
+        try:
+            return os.open(directory, os.O_TMPFILE | os.O_WRONLY, 0o666 & ~_current_umask()), None
+        except OSError:
+            pass
+    return tempfile.mkstemp(prefix=f".{os.path.basename(path)}.{os.getpid()}.", suffix=".tmp", dir=directory)
+
+
+_UNNAMED_OK: dict[int, bool] = {}  # per device: can an O_TMPFILE file be given a name there
+
+
+def _unnamed_files_work(directory: str) -> bool:
+    """Whether an unnamed file can be made in `directory` and linked into it
+    later (Linux O_TMPFILE + linkat through /proc): tried once per device,
+    since some file systems and sandboxes refuse one or the other."""
+    if not hasattr(os, "O_TMPFILE") or not os.path.isdir("/proc/self/fd"):
+        return False
+    try:
+        dev = os.stat(directory).st_dev
+    except OSError:
+        return False
+    if dev not in _UNNAMED_OK:
+        ok = False
+        try:
+            fd = os.open(directory, os.O_TMPFILE | os.O_WRONLY, 0o600)
+            try:
+                probe = os.path.join(directory, f".wv_engine_probe.{os.getpid()}.{os.urandom(4).hex()}")
+                os.link(f"/proc/self/fd/{fd}", probe, follow_symlinks=True)
+                os.unlink(probe)
+                ok = True
+            finally:
+                os.close(fd)
+        except OSError:
+            pass
+        _UNNAMED_OK[dev] = ok
+    return _UNNAMED_OK[dev]
+
+
+def _remove_stale(directory: str, name: str) -> None:
+    """Deletes temporary files of earlier writes of `name` whose process is
+    gone (killed before it could clean up)."""
+    prefix = f".{name}."
+    with contextlib.suppress(OSError):
+        for entry in os.listdir(directory):
+            if not (entry.startswith(prefix) and entry.endswith(".tmp")):
+                continue
+            pid = entry[len(prefix):].split(".", 1)[0]
+            if pid.isdigit() and int(pid) != os.getpid() and not os.path.exists(f"/proc/{pid}"):
+                with contextlib.suppress(OSError):
+                    os.unlink(os.path.join(directory, entry))
+
+
+def _named(fd: int, tmp: str | None, directory: str, path: str) -> str:
+    """The temporary file's name, linking an unnamed one into `directory` first."""
+    if tmp is not None:
+        return tmp
+    for _ in range(100):
+        name = os.path.join(directory, f".{os.path.basename(path)}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+        try:
+            os.link(f"/proc/self/fd/{fd}", name, follow_symlinks=True)
+            return name
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, f"no free temporary name beside {path}")
+
+
 @contextlib.contextmanager
 def atomic_write(path: str | os.PathLike, mode: str = "wb") -> Iterator[IO[Any]]:
     """Open a temporary file next to `path` for writing (`mode` "wb" or "w"); on normal exit
     flush, fsync and rename it onto `path`. On any exception (KeyboardInterrupt included) the
-    temporary file is removed and an existing `path` is left untouched.
+    temporary file is removed and an existing `path` is left untouched; where the file system
+    allows (O_TMPFILE), the temporary file has no name until it is complete, so that not even
+    a kill leaves it behind. Errors name `path`, never the temporary file.
     """
     if "w" not in mode or any(ch in mode for ch in "ra+x"):
         raise ValueError(f"atomic_write needs a write mode such as 'wb' or 'w', got {mode!r}")
     path = os.fspath(path)
     directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=directory)
+    try:
+        fd, tmp = _temporary(directory, path)
+    except OSError as exc:
+        raise type(exc)(exc.errno, f"cannot write {path}: {exc.strerror}") from None
     try:
         kwargs = {} if "b" in mode else {"encoding": "utf-8", "newline": ""}
-        with os.fdopen(fd, mode, **kwargs) as fh:
+        with os.fdopen(fd, mode, closefd=False, **kwargs) as fh:
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
         if os.path.exists(path):
-            os.chmod(tmp, os.stat(path).st_mode & 0o7777)
-        else:
-            os.chmod(tmp, 0o666 & ~_current_umask())
+            os.fchmod(fd, os.stat(path).st_mode & 0o7777)
+        elif tmp is not None:
+            os.fchmod(fd, 0o666 & ~_current_umask())
+        tmp = _named(fd, tmp, directory, path)
         os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+        tmp = None
+    except OSError as exc:
+        raise type(exc)(exc.errno, f"cannot write {path}: {exc.strerror}") from exc
+    finally:
+        os.close(fd)
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
     # Make the rename itself durable (POSIX; directories cannot be opened on Windows).
     with contextlib.suppress(OSError):
         dfd = os.open(directory, os.O_RDONLY)

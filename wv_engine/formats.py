@@ -21,6 +21,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import stat
 import struct
 import warnings
 from collections.abc import Iterator, Sequence
@@ -475,10 +476,17 @@ def _floats_ok(tokens: list[bytes]) -> bool:
     return True
 
 
+def _require_regular_file(path: str) -> None:
+    if os.path.exists(path) and not stat.S_ISREG(os.stat(path).st_mode):
+        raise FormatError(path, "cannot read vectors from a pipe, socket or device (the formats are read "
+                                "twice: to detect them, then to load): copy it to a regular file first")
+
+
 def detect_format(path: str | os.PathLike) -> str:
     """Guess the format of `path` from its first bytes: "native", "word2vec-bin",
     "word2vec-txt" or "glove-txt". Raises FormatError when it is none of them."""
     path = os.fspath(path)
+    _require_regular_file(path)
     with open_input(path) as fh:
         start = fh.read(len(NATIVE_MAGIC))
         if start == NATIVE_MAGIC:
@@ -705,6 +713,8 @@ def _native_header(path: str, fh: BinaryIO, size: int) -> tuple[dict[str, Any], 
         meta = doc.get("metadata") or {}
     except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
         raise FormatError(path, f"damaged JSON header: {exc}") from None
+    except RecursionError:
+        raise FormatError(path, "damaged JSON header: nested too deeply") from None
     if n < 0 or dim < 1 or not isinstance(meta, dict) or not isinstance(sections, dict):
         raise FormatError(path, f"invalid header values (count={n}, dim={dim})")
     return {"count": n, "dim": dim, "sections": sections, "metadata": meta}, _NATIVE_PREFIX.size + head_len
@@ -838,6 +848,7 @@ def read_vectors(
     _make_decoder(unicode_errors)  # validate early
     if not os.path.exists(path):
         raise FileNotFoundError(errno.ENOENT, "vectors file not found", path)
+    _require_regular_file(path)
     fmt = detect_format(path) if format == "auto" else format
     if mmap and fmt != "native":
         raise ValueError(f"{path}: mmap=True needs the native format; this file is {fmt}")

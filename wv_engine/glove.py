@@ -19,6 +19,7 @@ import scipy.sparse as sp
 from . import _glove, cooccur
 from .corpus import CorpusSource, EncodedCorpus
 from .epochs import Checkpoints, run_epochs
+from .errors import FormatError
 from .files import atomic_write
 from .memory import check_fits
 from .progress import Progress
@@ -285,25 +286,44 @@ class GloVe:
     @classmethod
     def load_checkpoint(cls, path: str | os.PathLike, **overrides) -> "GloVe":
         """A model from save_checkpoint, ready to train more epochs
-        (overrides change settings such as threads or epochs)."""
-        with np.load(path, allow_pickle=False) as z:
-            meta = json.loads(z["meta"].tobytes().decode())
-            if meta.get("version") != CHECKPOINT_VERSION:
-                raise ValueError(f"{os.fspath(path)}: unknown checkpoint version {meta.get('version')!r}")
-            words = [w.decode("utf-8", "surrogateescape") for w in z["words"].tobytes().split(b"\n")]
-            counts = z["counts"]
-            params = {k: np.ascontiguousarray(z[k]) for k in (
-                "word", "context", "word_bias", "context_bias", "word_gradsq", "context_gradsq",
-                "word_bias_gradsq", "context_bias_gradsq")}
-        config = {**meta["config"], **overrides}
-        model = cls(**config)
-        model.build_vocab(vocab=Vocabulary(words, counts))
-        for k, v in params.items():
-            if v.shape != model.params[k].shape:
-                raise ValueError(f"{os.fspath(path)}: parameter {k} has shape {v.shape}, "
-                                 f"expected {model.params[k].shape}")
-        for k, v in params.items():
-            model.params[k][...] = v  # into the interleaved tables
-        model.epochs_trained = meta["epochs_trained"]
-        model.history = [GloVeEpoch(**e) for e in meta["history"]]
+        (overrides change settings such as threads or epochs). Raises
+        FormatError, naming the file and the problem, for a damaged one."""
+        try:
+            z = np.load(path, allow_pickle=False)
+        except (ValueError, OSError, EOFError) as exc:
+            if isinstance(exc, FileNotFoundError):
+                raise
+            raise FormatError(path, f"not a GloVe checkpoint ({exc})") from None
+        with z:
+            try:
+                meta = json.loads(z["meta"].tobytes().decode())
+                if not isinstance(meta, dict):
+                    raise ValueError("its metadata is not a JSON object")
+                if meta.get("version") != CHECKPOINT_VERSION:
+                    raise FormatError(path, f"unknown checkpoint version {meta.get('version')!r}")
+                words = [w.decode("utf-8", "surrogateescape") for w in z["words"].tobytes().split(b"\n")]
+                counts = z["counts"]
+                params = {k: np.ascontiguousarray(z[k]) for k in (
+                    "word", "context", "word_bias", "context_bias", "word_gradsq", "context_gradsq",
+                    "word_bias_gradsq", "context_bias_gradsq")}
+                config = meta["config"]
+                if not isinstance(config, dict):
+                    raise ValueError("its settings are not a JSON object")
+                unknown = sorted(set(config) - set(cls().config()))
+                if unknown:
+                    raise ValueError(f"unknown settings {', '.join(map(repr, unknown))}")
+                model = cls(**{**config, **overrides})
+                model.build_vocab(vocab=Vocabulary(words, counts))
+                for k, v in params.items():
+                    if v.shape != model.params[k].shape:
+                        raise ValueError(f"parameter {k} has shape {v.shape}, expected {model.params[k].shape}")
+                for k, v in params.items():
+                    model.params[k][...] = v  # into the interleaved tables
+                model.epochs_trained = int(meta["epochs_trained"])
+                model.history = [GloVeEpoch(**e) for e in meta["history"]]
+            except FormatError:
+                raise
+            except (KeyError, TypeError, ValueError, UnicodeDecodeError, OSError) as exc:
+                what = f"missing {exc}" if isinstance(exc, KeyError) else str(exc)
+                raise FormatError(path, f"damaged GloVe checkpoint: {what}") from None
         return model

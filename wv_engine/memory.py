@@ -15,8 +15,7 @@ def total_memory() -> int:
         return 0
 
 
-def available_memory() -> int:
-    """Memory available to new allocations (MemAvailable), else the total."""
+def _meminfo_available() -> int:
     try:
         with open("/proc/meminfo") as f:
             for line in f:
@@ -24,7 +23,76 @@ def available_memory() -> int:
                     return int(line.split()[1]) * 1024
     except (OSError, ValueError, IndexError):
         pass
-    return total_memory()
+    return 0
+
+
+def _read_int(path: str) -> int | None:
+    try:
+        with open(path) as f:
+            text = f.read().strip()
+    except OSError:
+        return None
+    return int(text) if text.isdigit() else None
+
+
+def _cgroup_room() -> int:
+    """Bytes this process's memory cgroup (v2, else v1) still allows; 0 if
+    there is no limit or it cannot be read."""
+    try:
+        with open("/proc/self/cgroup") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return 0
+    for line in lines:
+        parts = line.split(":", 2)
+        if len(parts) != 3:
+            continue
+        hierarchy, controllers, path = parts
+        if hierarchy == "0" and controllers == "":  # cgroup v2
+            base = "/sys/fs/cgroup" + path.rstrip("/")
+            limit, usage = _read_int(base + "/memory.max"), _read_int(base + "/memory.current")
+        elif "memory" in controllers.split(","):  # cgroup v1
+            base = "/sys/fs/cgroup/memory" + path.rstrip("/")
+            limit, usage = _read_int(base + "/memory.limit_in_bytes"), _read_int(base + "/memory.usage_in_bytes")
+        else:
+            continue
+        if limit is not None and limit < 1 << 60:  # v1 writes a huge number for "no limit"
+            return max(limit - (usage or 0), 1)
+    return 0
+
+
+def _rlimit_room() -> int:
+    """Bytes the address-space and data rlimits still allow; 0 if unlimited."""
+    try:
+        import resource
+    except ImportError:
+        return 0
+    status = {}
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                if key in ("VmSize", "VmData"):
+                    status[key] = int(value.split()[0]) * 1024
+    except (OSError, ValueError, IndexError):
+        return 0
+    room = 0
+    for limit, used in ((resource.RLIMIT_AS, "VmSize"), (getattr(resource, "RLIMIT_DATA", None), "VmData")):
+        if limit is None:
+            continue
+        soft, _ = resource.getrlimit(limit)
+        if soft != resource.RLIM_INFINITY and used in status:
+            left = max(soft - status[used], 1)
+            room = left if room == 0 else min(room, left)
+    return room
+
+
+def available_memory() -> int:
+    """Memory available to new allocations: the least of MemAvailable, what
+    the process's memory cgroup still allows and what its rlimits (address
+    space, data) still allow; the total if none is known."""
+    known = [n for n in (_meminfo_available(), _cgroup_room(), _rlimit_room()) if n > 0]
+    return min(known) if known else total_memory()
 
 
 def gib(n: int) -> str:
