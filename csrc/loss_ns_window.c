@@ -2,8 +2,6 @@
  * drawn once per centre word (a word ahead, so its rows can be prefetched)
  * and shared by all of the word's context words (cfg.shared_negatives;
  * pWord2Vec's minibatching). */
-#include <string.h>
-
 #include "loss_ns.h"
 
 /* Skip-gram NS with one set of negatives shared by the whole window of a
@@ -78,11 +76,6 @@ const wv_w2v_loss wv_loss_ns_window = {
 
 double wv_w2v_window_step(wv_w2v_model *m, const int32_t *ctx, int m_ctx, int32_t target,
                           const int32_t *negatives, float alpha, float *scratch) {
-    wv_w2v_worker w;
-    memset(&w, 0, sizeof w);
-    w.m = m;
-    w.negatives = (int32_t *)negatives;
-    w.scratch = scratch;
-    w.rows = wv_hot_rows_none(m->output);
+    wv_w2v_worker w = wv_w2v_step_worker(m, negatives, scratch);
     return sg_ns_window(&w, ctx, m_ctx, target, alpha);
 }

@@ -38,14 +38,19 @@ size_t wv_w2v_no_scratch(const wv_w2v_model *m) {
     return 0;
 }
 
-double wv_w2v_step(wv_w2v_model *m, const float *h, int32_t target,
-                   const int32_t *negatives, int n_negatives, float *neu1e,
-                   float alpha, float *scratch) {
+wv_w2v_worker wv_w2v_step_worker(wv_w2v_model *m, const int32_t *negatives, float *scratch) {
     wv_w2v_worker w;
     memset(&w, 0, sizeof w);
     w.m = m;
-    w.negatives = (int32_t *)negatives;
+    w.negatives = (int32_t *)negatives; /* only read */
     w.scratch = scratch;
     w.rows = wv_hot_rows_none(m->output);
+    return w;
+}
+
+double wv_w2v_step(wv_w2v_model *m, const float *h, int32_t target,
+                   const int32_t *negatives, int n_negatives, float *neu1e,
+                   float alpha, float *scratch) {
+    wv_w2v_worker w = wv_w2v_step_worker(m, negatives, scratch);
     return wv_w2v_loss_for(&m->cfg)->step(&w, h, target, n_negatives, neu1e, alpha);
 }

@@ -58,6 +58,9 @@ extern const wv_w2v_loss wv_loss_ns, wv_loss_ns_window, wv_loss_hs, wv_loss_soft
 
 /* The loss that trains a model with this configuration (w2v.c). */
 const wv_w2v_loss *wv_w2v_loss_for(const wv_w2v_config *cfg);
+/* A worker for one step outside training (the test entry points): the
+ * caller's negatives and scratch, every output row shared. */
+wv_w2v_worker wv_w2v_step_worker(wv_w2v_model *m, const int32_t *negatives, float *scratch);
 /* scratch_floats of a loss that needs none. */
 size_t wv_w2v_no_scratch(const wv_w2v_model *m);
 
