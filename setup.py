@@ -7,7 +7,7 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 # Portable by default: -O3, warnings on, no -march=native, no -ffast-math.
-# The hot loop is multiversioned for AVX2/FMA at run time (csrc/w2v.c).
+# The hot loops are multiversioned for AVX2/FMA at run time (csrc/vecmath.h).
 CFLAGS = ["-std=c11", "-O3", "-Wall", "-Wextra", "-fopenmp-simd", "-fno-math-errno"]
 LDFLAGS = ["-pthread"]
 if os.environ.get("WV_ENGINE_SANITIZE"):  # opt-in ASan/UBSan build of the C core
@@ -31,8 +31,9 @@ setup(
     ext_modules=cythonize(
         [
             extension("_tokenize", ["tokenize.c", "strtab.c", "vocab.c"]),
-            extension("_word2vec", ["w2v.c", "alias.c", "huffman.c", "parallel.c"]),
-            extension("_glove", ["cooccur.c", "cooc_csr.c", "glove.c", "parallel.c"]),
+            extension("_word2vec", ["w2v.c", "w2v_epoch.c", "loss_ns.c", "loss_ns_window.c", "loss_hs.c",
+                                    "loss_softmax.c", "hotrows.c", "alias.c", "huffman.c", "parallel.c"]),
+            extension("_glove", ["cooccur.c", "extsort.c", "cooc_csr.c", "glove.c", "parallel.c"]),
         ],
         compiler_directives={"language_level": "3"},
     ),

@@ -4,10 +4,11 @@
  *
  * T threads count their shards (a thread looks back into the previous shard
  * for left context, so every pair is counted exactly once). Frequent pairs go
- * to a dense table (cooccur.c's rank-product region); the others to a record
- * buffer that is sorted into runs, kept in memory up to the cap and spilled
- * to unlinked temporary files past it, merged with bounded fan-in. The
- * last merge is split by row ranges of equal input over the T threads.
+ * to a dense table (cooccur.c's rank-product region); the others to an
+ * external sort (extsort.h: sorted runs, kept in memory up to the cap and
+ * spilled to unlinked temporary files past it, merged with bounded fan-in).
+ * The last merge, with the dense table, is split by row ranges of equal
+ * input over the T threads.
  *
  * Sums are kept in integer units of 1/LCM(1..min(window, 20)), so they are
  * exact for windows up to 20 (beyond, 1/d is rounded to a unit: relative
@@ -20,15 +21,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "extsort.h"
 #include "status.h"
 
 #define WV_COOC_EXACT_WINDOW 20 /* LCM(1..20) = 232,792,560 units per 1.0 */
-#define WV_COOC_FAN_IN 32     /* runs merged at once (bounds open files) */
 /* A thread's record buffer (a quarter of its share of memory_limit) holds
  * at least this many records, so memory_limit must be at least threads x
  * WV_COOC_MIN_THREAD_MEMORY bytes. */
 #define WV_COOC_MIN_BUFFER_RECORDS 4096
-#define WV_COOC_MIN_THREAD_MEMORY ((size_t)4 * WV_COOC_MIN_BUFFER_RECORDS * 16)
+#define WV_COOC_MIN_THREAD_MEMORY (4 * WV_COOC_MIN_BUFFER_RECORDS * sizeof(wv_xrec))
 
 /* A stop request shared with the caller's thread. */
 typedef _Atomic int wv_flag;

@@ -34,8 +34,9 @@ typedef struct {
     float eta;
     /* 1: every step divides by sqrtf(accumulator), as glove.c; 0 (the
      * default): where the CPU has AVX2, multiplies by a reciprocal square
-     * root refined by one Newton step (within a few float ulps; the
-     * division and the square root were most of a record's time). */
+     * root refined by one Newton step (within a few float ulps), as the
+     * division and the square root bound a record's speed
+     * (docs/performance.md). */
     int exact_sqrt;
     int64_t row_stride, bias_stride;
     float *word, *context;            /* V rows of dim */

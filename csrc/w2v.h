@@ -26,9 +26,9 @@ typedef struct {
     int shrink_windows;     /* 1: radius uniform in 1..window (word2vec.c) */
     float alpha, min_alpha; /* linear decay from alpha to min_alpha */
     uint64_t seed;
-    int shared_negatives;   /* SG-NS: one negative set per window (w2v.c); window <= 64, negative <= 63 */
+    int shared_negatives;   /* SG-NS: one negative set per window (loss_ns_window.c); window <= 64, negative <= 63 */
     int32_t hot_rows;       /* output rows each thread keeps a private copy of
-                             * when threads > 1 (0: none; see w2v.c) */
+                             * when threads > 1 (0: none; see hotrows.h) */
 } wv_w2v_config;
 
 typedef struct wv_w2v_worker wv_w2v_worker;
@@ -50,7 +50,7 @@ typedef struct {
     _Atomic int64_t words_done;   /* words processed in the schedule so far */
     _Atomic int stop;             /* set to ask the workers to stop */
     _Atomic int error;            /* first worker error */
-    _Atomic int64_t next_chunk;   /* the running epoch's next claim of a chunk of ids (w2v.c) */
+    _Atomic int64_t next_chunk;   /* the running epoch's next claim of a chunk of ids (w2v_epoch.c) */
     /* running epoch */
     int n_threads;
     wv_w2v_worker *workers;

@@ -1,6 +1,6 @@
-"""The C co-occurrence counter alone, under AddressSanitizer with leak
-detection (tests/c/cooccur_leaks.c): the pytest run cannot check leaks,
-because Python's own allocations would hide them."""
+"""The C co-occurrence counter and the external sort alone, under
+AddressSanitizer with leak detection (tests/c/*.c): the pytest run cannot
+check leaks, because Python's own allocations would hide them."""
 
 import os
 import shutil
@@ -11,13 +11,16 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def test_cooccurrence_counter_frees_everything_and_agrees_across_threads(tmp_path):
+def run_sanitized(tmp_path, test, csrc_sources):
+    """Builds tests/c/<test>.c with csrc_sources under ASan/UBSan, runs it
+    with a fresh spill directory as its argument (leak detection on) and
+    returns (stdout, the spill directory)."""
     cc = shutil.which("gcc") or shutil.which("cc")
     if cc is None:
         pytest.skip("no C compiler")
-    exe = tmp_path / "cooccur_leaks"
-    sources = [os.path.join(ROOT, "tests", "c", "cooccur_leaks.c")] + [
-        os.path.join(ROOT, "csrc", name) for name in ("cooccur.c", "cooc_csr.c", "parallel.c")]
+    exe = tmp_path / test
+    sources = [os.path.join(ROOT, "tests", "c", f"{test}.c")] + [
+        os.path.join(ROOT, "csrc", name) for name in csrc_sources]
     build = subprocess.run([cc, "-std=c11", "-O1", "-g", "-Wall", "-Wextra", "-Werror",
                             "-fsanitize=address,undefined", "-fno-omit-frame-pointer",
                             "-I", os.path.join(ROOT, "csrc"), *sources, "-o", str(exe), "-pthread"],
@@ -31,5 +34,16 @@ def test_cooccurrence_counter_frees_everything_and_agrees_across_threads(tmp_pat
     env.pop("LD_PRELOAD", None)
     run = subprocess.run([str(exe), str(spill)], capture_output=True, text=True, env=env, timeout=300)
     assert run.returncode == 0, run.stdout + run.stderr
-    assert run.stdout.count("spilled runs") == 6 and " 0 spilled runs" in run.stdout
+    return run.stdout, spill
+
+
+def test_cooccurrence_counter_frees_everything_and_agrees_across_threads(tmp_path):
+    out, spill = run_sanitized(tmp_path, "cooccur_leaks", ("cooccur.c", "extsort.c", "cooc_csr.c", "parallel.c"))
+    assert out.count("spilled runs") == 6 and " 0 spilled runs" in out
+    assert os.listdir(spill) == []
+
+
+def test_external_sort_sums_spills_and_frees_everything(tmp_path):
+    out, spill = run_sanitized(tmp_path, "extsort_test", ("extsort.c",))
+    assert out.rstrip().endswith("ok")
     assert os.listdir(spill) == []

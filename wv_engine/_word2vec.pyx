@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""Thin bindings to the C word2vec core (csrc/w2v.c), the alias sampler and
+"""Thin bindings to the C word2vec core (csrc/w2v.h), the alias sampler and
 the Huffman coder. Shapes and ranges are checked here once; the C loops
 trust them. Epochs run on C threads with the GIL released."""
 

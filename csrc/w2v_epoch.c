@@ -1,0 +1,188 @@
+/* One word2vec epoch: the threads (their memory, start and join) and the
+ * order in which they take the corpus. A thread claims chunks of ids,
+ * assembles sentences (subsampling as word2vec.c), hands each to its loss
+ * (w2v_loss.h) and merges its hot rows (hotrows.h) every
+ * WV_HOT_SYNC_WORDS words. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "memory.h"
+#include "rng.h"
+#include "vocab.h" /* WV_EOS */
+#include "w2v.h"
+#include "w2v_loss.h"
+
+/* Words a thread processes before it publishes progress and re-reads alpha
+ * (word2vec.c: 10,000). */
+#define PROGRESS_STEP 10000
+/* Ids per unit of work: threads claim chunks from a shared counter, so the
+ * epoch ends when the work runs out, not when the slowest of T fixed shards
+ * does (text regions differ in subsampling and sentence length, and with
+ * many threads the wait for the slowest shard would be a large part of an
+ * epoch). Small enough that the last chunk to finish is a short wait. */
+#define CHUNK_IDS 16384
+/* The fewest regions the corpus is cut into for the order of claims (see
+ * run_worker): with fewer threads than this the epoch still visits this many
+ * places in turn, a coarse shuffle of the text. Corpora are ordered by
+ * article and topic; trained in order, the last part of the epoch, where
+ * alpha is smallest, would see one stretch of text only, which costs
+ * accuracy at no gain in speed (docs/performance.md). */
+#define MIN_REGIONS 64
+
+/* Where chunk c begins: just after the first sentence end in its nominal
+ * span [c, c + 1) * CHUNK_IDS, so that chunks cut sentences only where a
+ * sentence is longer than a chunk (then at the nominal place). Monotone in
+ * c; chunk 0 begins at 0 and the chunk past the last at n_ids. */
+static int64_t chunk_begin(const wv_w2v_model *m, int64_t c) {
+    int64_t nominal = c * CHUNK_IDS;
+    if (nominal <= 0) return 0;
+    if (nominal >= m->n_ids) return m->n_ids;
+    int64_t limit = nominal + CHUNK_IDS < m->n_ids ? nominal + CHUNK_IDS : m->n_ids;
+    for (int64_t p = nominal; p < limit; p++)
+        if (m->ids[p] == WV_EOS) return p + 1;
+    return nominal;
+}
+
+static void run_worker(wv_w2v_worker *w) {
+    wv_w2v_model *m = w->m;
+    wv_rng rng;
+    const int max_len = m->cfg.max_sentence_length;
+    const int64_t n_chunks = (m->n_ids + CHUNK_IDS - 1) / CHUNK_IDS;
+    /* Claim k is chunk (k mod R) * per + k div R: the corpus is cut into
+     * R = max(T, MIN_REGIONS) regions of `per` chunks and the T claims in
+     * flight at any moment lie in T different regions, far apart as fixed
+     * shards would be (threads on neighbouring text would write the same
+     * rare words' rows), while the work is still shared out until none is
+     * left. A corpus of at most R chunks is visited in order. */
+    const int64_t R = m->n_threads > MIN_REGIONS ? m->n_threads : MIN_REGIONS;
+    const int64_t per = (n_chunks + R - 1) / R;
+    int64_t unpublished = 0, examples = 0, since_sync = 0;
+    double loss = 0.0;
+    float alpha = wv_w2v_current_alpha(m);
+    for (;;) {
+        int64_t k = atomic_fetch_add_explicit(&m->next_chunk, 1, memory_order_relaxed);
+        if (k >= R * per || atomic_load_explicit(&m->stop, memory_order_relaxed)) break;
+        int64_t c = (k % R) * per + k / R;
+        if (c >= n_chunks) continue; /* the last region is short */
+        /* One random stream per (epoch, chunk): what is drawn for a chunk
+         * does not depend on the thread count or on which thread takes it. */
+        wv_rng_seed(&rng, m->cfg.seed, (uint64_t)w->epoch + 1, (uint64_t)c + 1);
+        int64_t pos = chunk_begin(m, c);
+        const int64_t end = chunk_begin(m, c + 1);
+        while (pos < end) {
+            if (atomic_load_explicit(&m->stop, memory_order_relaxed)) break;
+            /* Assemble a sentence: up to EOS or max_len kept words; words are
+             * counted for progress before subsampling (word2vec.c). */
+            int len = 0;
+            while (pos < end) {
+                int32_t id = m->ids[pos++];
+                if (id == WV_EOS) {
+                    if (len) break;
+                    continue;
+                }
+                unpublished++;
+                since_sync++;
+                float keep = m->keep_prob[id];
+                if (keep < 1.0f && wv_rng_uniform(&rng) >= keep) continue;
+                w->sentence[len++] = id;
+                if (len >= max_len) break;
+            }
+            if (unpublished >= PROGRESS_STEP) {
+                atomic_fetch_add_explicit(&m->words_done, unpublished, memory_order_relaxed);
+                unpublished = 0;
+                alpha = wv_w2v_current_alpha(m);
+            }
+            if (len) w->loss->train_sentence(w, &rng, len, alpha, &loss, &examples);
+            if (since_sync >= WV_HOT_SYNC_WORDS) {
+                wv_hot_rows_sync(&w->rows, m->cfg.dim);
+                since_sync = 0;
+            }
+            if (!isfinite(loss)) {
+                int expected = WV_OK;
+                atomic_compare_exchange_strong(&m->error, &expected, WV_ERR_DIVERGED);
+                atomic_store(&m->stop, 1);
+                break;
+            }
+        }
+    }
+    wv_hot_rows_sync(&w->rows, m->cfg.dim);
+    atomic_fetch_add_explicit(&m->words_done, unpublished, memory_order_relaxed);
+    w->loss_sum = loss;
+    w->examples = examples;
+}
+
+static void worker_main(void *arg) { run_worker(arg); }
+
+static void free_workers(wv_w2v_model *m) {
+    if (!m->workers) return;
+    for (int t = 0; t < m->n_threads; t++) {
+        wv_w2v_worker *w = &m->workers[t];
+        free(w->sentence); free(w->neu1); free(w->neu1e); free(w->scratch); free(w->negatives);
+        free(w->next_negatives);
+        wv_hot_rows_free(&w->rows);
+    }
+    free(m->workers);
+    m->workers = NULL;
+    m->n_threads = 0;
+}
+
+/* Thread t's buffers, its loss and its hot rows. */
+static wv_status init_worker(wv_w2v_model *m, wv_w2v_worker *w, int epoch) {
+    const size_t dim = (size_t)m->cfg.dim;
+    w->m = m;
+    w->loss = wv_w2v_loss_for(&m->cfg);
+    w->epoch = epoch;
+    w->rows = wv_hot_rows_none(m->output);
+    w->sentence = wv_alloc_lines((size_t)m->cfg.max_sentence_length * sizeof *w->sentence);
+    w->neu1 = wv_alloc_lines(dim * sizeof(float));
+    w->neu1e = wv_alloc_lines(dim * sizeof(float));
+    const size_t neg_bytes = (size_t)(m->cfg.negative > 0 ? m->cfg.negative : 1) * sizeof(int32_t);
+    w->negatives = wv_alloc_lines(neg_bytes);
+    w->next_negatives = wv_alloc_lines(neg_bytes);
+    w->scratch = wv_alloc_lines(w->loss->scratch_floats(m) * sizeof(float));
+    if (!w->sentence || !w->neu1 || !w->neu1e || !w->negatives || !w->next_negatives || !w->scratch)
+        return WV_ERR_NOMEM;
+    /* One thread writes every row itself: no private copies, exact. */
+    int32_t wanted = m->n_threads > 1 ? m->cfg.hot_rows : 0;
+    return wv_hot_rows_init(&w->rows, m->output, m->cfg.dim, w->loss->hot_rows(m, wanted));
+}
+
+wv_status wv_w2v_start_epoch(wv_w2v_model *m, int epoch, int n_threads) {
+    if (m->run.running) return WV_ERR_BUSY;
+    if (n_threads < 1) n_threads = 1;
+    atomic_store(&m->stop, 0);
+    atomic_store(&m->error, WV_OK);
+    atomic_store(&m->next_chunk, 0);
+    m->workers = calloc((size_t)n_threads, sizeof *m->workers);
+    if (!m->workers) return WV_ERR_NOMEM;
+    m->n_threads = n_threads;
+    for (int t = 0; t < n_threads; t++) {
+        if (init_worker(m, &m->workers[t], epoch)) {
+            free_workers(m);
+            return WV_ERR_NOMEM;
+        }
+    }
+    wv_status rc = wv_run_start(&m->run, n_threads, worker_main, m->workers, sizeof *m->workers);
+    if (rc == WV_ERR_NOMEM) {
+        free_workers(m);
+        return rc;
+    }
+    if (rc) { /* the started workers stop at once; join_epoch reports it */
+        atomic_store(&m->stop, 1);
+        atomic_store(&m->error, WV_ERR_THREAD);
+    }
+    return WV_OK;
+}
+
+wv_status wv_w2v_join_epoch(wv_w2v_model *m, double *loss_sum, int64_t *examples) {
+    *loss_sum = 0.0;
+    *examples = 0;
+    if (!m->run.running) return WV_OK;
+    wv_run_join(&m->run);
+    for (int t = 0; t < m->n_threads; t++) {
+        *loss_sum += m->workers[t].loss_sum;
+        *examples += m->workers[t].examples;
+    }
+    free_workers(m);
+    return (wv_status)atomic_load(&m->error);
+}
