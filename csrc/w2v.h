@@ -51,6 +51,9 @@ typedef struct {
     _Atomic int stop;             /* set to ask the workers to stop */
     _Atomic int error;            /* first worker error */
     _Atomic int64_t next_chunk;   /* the running epoch's next claim of a chunk of ids (w2v_epoch.c) */
+    _Atomic int pause;            /* set to ask the workers to claim no more chunks */
+    int64_t regions;              /* the running epoch's regions (the order of its claims) */
+    int64_t claims;               /* ... and its number of claims */
     /* running epoch */
     int n_threads;
     wv_w2v_worker *workers;
@@ -63,8 +66,14 @@ void wv_w2v_model_init(wv_w2v_model *m);
 
 /* Starts one epoch on n_threads threads (they claim chunks of ids in order
  * until none is left) and returns at once: WV_OK, WV_ERR_BUSY or WV_ERR_NOMEM
- * (a thread that did not start is reported by wv_w2v_join_epoch). */
-wv_status wv_w2v_start_epoch(wv_w2v_model *m, int epoch, int n_threads);
+ * (a thread that did not start is reported by wv_w2v_join_epoch).
+ * first_claim > 0 continues an epoch paused after that many claims, with
+ * the regions it had (regions 0: chosen from n_threads), so that the rest of
+ * the epoch visits the same chunks in the same order. */
+wv_status wv_w2v_start_epoch(wv_w2v_model *m, int epoch, int n_threads, int64_t first_claim, int64_t regions);
+/* After a join: the claims the epoch has completed (all of them unless it
+ * was paused; after a stop the last ones may be partly trained). */
+int64_t wv_w2v_claims_done(const wv_w2v_model *m);
 /* Waits for the running epoch. Returns WV_OK or the first worker error
  * (WV_ERR_THREAD, WV_ERR_DIVERGED); loss_sum and examples receive the epoch
  * totals (float64). */

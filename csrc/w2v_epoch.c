@@ -54,12 +54,16 @@ static void run_worker(wv_w2v_worker *w) {
      * shards would be (threads on neighbouring text would write the same
      * rare words' rows), while the work is still shared out until none is
      * left. A corpus of at most R chunks is visited in order. */
-    const int64_t R = m->n_threads > MIN_REGIONS ? m->n_threads : MIN_REGIONS;
+    const int64_t R = m->regions;
     const int64_t per = (n_chunks + R - 1) / R;
     int64_t unpublished = 0, examples = 0, since_sync = 0;
     double loss = 0.0;
     float alpha = wv_w2v_current_alpha(m);
     for (;;) {
+        /* A pause is seen before a claim, never inside one: every chunk
+         * claimed is trained whole, so the claims done say exactly where to
+         * continue (a checkpoint in the middle of an epoch). */
+        if (atomic_load_explicit(&m->pause, memory_order_relaxed)) break;
         int64_t k = atomic_fetch_add_explicit(&m->next_chunk, 1, memory_order_relaxed);
         if (k >= R * per || atomic_load_explicit(&m->stop, memory_order_relaxed)) break;
         int64_t c = (k % R) * per + k / R;
@@ -147,12 +151,19 @@ static wv_status init_worker(wv_w2v_model *m, wv_w2v_worker *w, int epoch) {
     return wv_hot_rows_init(&w->rows, m->output, m->cfg.dim, w->loss->hot_rows(m, wanted));
 }
 
-wv_status wv_w2v_start_epoch(wv_w2v_model *m, int epoch, int n_threads) {
+wv_status wv_w2v_start_epoch(wv_w2v_model *m, int epoch, int n_threads, int64_t first_claim, int64_t regions) {
     if (m->run.running) return WV_ERR_BUSY;
     if (n_threads < 1) n_threads = 1;
+    if (regions < 1) regions = n_threads > MIN_REGIONS ? n_threads : MIN_REGIONS;
+    const int64_t n_chunks = (m->n_ids + CHUNK_IDS - 1) / CHUNK_IDS;
+    const int64_t per = (n_chunks + regions - 1) / regions;
+    if (first_claim < 0 || first_claim > regions * per) return WV_ERR_INVALID;
+    m->regions = regions;
+    m->claims = regions * per;
     atomic_store(&m->stop, 0);
+    atomic_store(&m->pause, 0);
     atomic_store(&m->error, WV_OK);
-    atomic_store(&m->next_chunk, 0);
+    atomic_store(&m->next_chunk, first_claim);
     m->workers = calloc((size_t)n_threads, sizeof *m->workers);
     if (!m->workers) return WV_ERR_NOMEM;
     m->n_threads = n_threads;
@@ -172,6 +183,11 @@ wv_status wv_w2v_start_epoch(wv_w2v_model *m, int epoch, int n_threads) {
         atomic_store(&m->error, WV_ERR_THREAD);
     }
     return WV_OK;
+}
+
+int64_t wv_w2v_claims_done(const wv_w2v_model *m) {
+    int64_t next = atomic_load(&m->next_chunk);
+    return next < m->claims ? next : m->claims;
 }
 
 wv_status wv_w2v_join_epoch(wv_w2v_model *m, double *loss_sum, int64_t *examples) {

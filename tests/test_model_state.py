@@ -76,3 +76,42 @@ def test_loading_a_vectors_file_or_a_damaged_state_is_refused(tmp_path, topics_c
     damaged.write_bytes(bytes(raw))
     with pytest.raises(FormatError, match="damaged Word2Vec state"):
         Word2Vec.load(damaged)
+
+
+def _chunky_corpus(n_sentences=30000, length=20, vocab=400, seed=0):
+    rng = np.random.default_rng(seed)
+    return [[f"w{i}" for i in rng.zipf(1.3, size=length) % vocab] for _ in range(n_sentences)]
+
+
+def test_checkpoints_in_the_middle_of_an_epoch_resume_where_they_paused(tmp_path):
+    """Checkpoints every few ms pause the threads between chunks; a run
+    resumed from one of them trains the rest of the epoch, every chunk once:
+    the same words and examples (drawn per chunk) as a run never paused."""
+    corpus = _chunky_corpus()
+    cfg = dict(dim=8, window=3, epochs=1, threads=1, seed=3, min_count=1, sample=1e-3)
+    straight = Word2Vec(**cfg).fit(corpus).history[0]
+
+    path, kept = tmp_path / "run.wv", tmp_path / "mid.wv"
+    model = Word2Vec(**cfg)
+    real_save = Word2Vec.save
+    saves = []
+
+    def save_and_keep_the_first(self, p):
+        real_save(self, p)
+        saves.append(dict(self._schedule))
+        if len(saves) == 1:
+            real_save(self, kept)
+
+    model.save = save_and_keep_the_first.__get__(model)
+    model.build_vocab(corpus)
+    model.train(corpus, checkpoint=path, checkpoint_every=1e-6)
+    assert len(saves) >= 2 and 0 < saves[0]["claim"] < model._core.claims
+    paused = model.history[0]
+    assert (paused.words, paused.examples) == (straight.words, straight.examples)
+
+    resumed = Word2Vec.load(kept)
+    assert resumed.unfinished_epochs == 1 and resumed._schedule["claim"] == saves[0]["claim"]
+    stats = resumed.train(corpus)
+    last = resumed.history[-1]
+    assert stats.epochs == 1 and (last.words, last.examples) == (straight.words, straight.examples)
+    assert np.isfinite(resumed.input_vectors).all()

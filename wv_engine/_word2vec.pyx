@@ -53,9 +53,13 @@ cdef extern from "w2v.h":
         int64_t n_ids
         int64_t schedule_words
         int64_t words_done      # _Atomic in C; read through the helpers below
+        int64_t regions
+        int64_t claims
         int stop
     void wv_w2v_model_init(wv_w2v_model *m) nogil
-    wv_status wv_w2v_start_epoch(wv_w2v_model *m, int epoch, int n_threads) nogil
+    wv_status wv_w2v_start_epoch(wv_w2v_model *m, int epoch, int n_threads, int64_t first_claim,
+                                 int64_t regions) nogil
+    int64_t wv_w2v_claims_done(const wv_w2v_model *m) nogil
     wv_status wv_w2v_join_epoch(wv_w2v_model *m, double *loss_sum, int64_t *examples) nogil
     float wv_w2v_current_alpha(const wv_w2v_model *m) nogil
     double wv_w2v_step(wv_w2v_model *m, const float *h, int32_t target,
@@ -72,12 +76,14 @@ cdef extern from *:
     static inline int wv_w2v_active(wv_w2v_model *m) { return m->run.running ? wv_run_active(&m->run) : 0; }
     static inline int wv_w2v_wait(wv_w2v_model *m, double seconds) { return wv_run_wait(&m->run, seconds); }
     static inline void wv_w2v_request_stop(wv_w2v_model *m) { atomic_store(&m->stop, 1); }
+    static inline void wv_w2v_request_pause(wv_w2v_model *m) { atomic_store(&m->pause, 1); }
     static inline void wv_w2v_set_progress(wv_w2v_model *m, int64_t done) { atomic_store(&m->words_done, done); }
     """
     int64_t wv_w2v_words_done(wv_w2v_model *m) nogil
     int wv_w2v_active(wv_w2v_model *m) nogil
     int wv_w2v_wait(wv_w2v_model *m, double seconds) nogil
     void wv_w2v_request_stop(wv_w2v_model *m) nogil
+    void wv_w2v_request_pause(wv_w2v_model *m) nogil
     void wv_w2v_set_progress(wv_w2v_model *m, int64_t done) nogil
 
 
@@ -251,13 +257,16 @@ cdef class Word2VecCore:
         wv_w2v_set_progress(&self.m, words_done)
         self._keep = self._keep[:] + (ids,)
 
-    def start_epoch(self, int epoch, int threads):
+    def start_epoch(self, int epoch, int threads, int64_t first_claim=0, int64_t regions=0):
+        """Starts the epoch's threads; first_claim and regions continue one
+        that was paused (claims_done and regions as they were then)."""
         cdef wv_status rc
         if self.m.ids == NULL:
             raise RuntimeError("no corpus attached")
         with nogil:
-            rc = wv_w2v_start_epoch(&self.m, epoch, threads)
-        raise_for(rc, {WV_ERR_NOMEM: "the training threads' buffers"})
+            rc = wv_w2v_start_epoch(&self.m, epoch, threads, first_claim, regions)
+        raise_for(rc, {WV_ERR_NOMEM: "the training threads' buffers",
+                       WV_ERR_INVALID: f"claim {first_claim} is past the epoch's end"})
 
     def join_epoch(self):
         """Waits for the epoch; returns (loss_sum, examples); raises a worker's error."""
@@ -270,7 +279,27 @@ cdef class Word2VecCore:
         return loss, examples
 
     def request_stop(self):
+        """Workers stop at the next sentence (the claims in hand are left part-trained)."""
         wv_w2v_request_stop(&self.m)
+
+    def request_pause(self):
+        """Workers finish the chunk in hand and claim no more: after the join,
+        claims_done says exactly where to continue."""
+        wv_w2v_request_pause(&self.m)
+
+    @property
+    def claims_done(self):
+        """Claims of the last epoch completed (valid after join_epoch)."""
+        return wv_w2v_claims_done(&self.m)
+
+    @property
+    def claims(self):
+        """Claims in the last epoch started (all of them: the epoch is complete)."""
+        return self.m.claims
+
+    @property
+    def regions(self):
+        return self.m.regions
 
     def wait(self, double seconds):
         """Waits until the epoch's workers have all finished, or at most

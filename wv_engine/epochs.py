@@ -57,16 +57,30 @@ class TrainingStats:
         return self.corpus_words * self.epochs / self.train_seconds if self.train_seconds else 0.0
 
 
-def run_epoch(core: Any, start: Callable[[], None], on_progress: Callable[[int], None]) -> Any:
+def run_epoch(core: Any, start: Callable[[], None], on_progress: Callable[[int], None], *,
+              halt: Callable[[], None] | None = None, pause_when: Callable[[], bool] | None = None,
+              on_halted: Callable[[Any], object] | None = None) -> Any:
     """Starts the epoch with start(), reports core.words_done to
-    on_progress while it runs, and returns core.join_epoch()."""
+    on_progress while it runs, and returns core.join_epoch().
+
+    halt stops the threads early (default core.request_stop); pause_when,
+    polled while the epoch runs, ends it early through halt when it returns
+    True (for a checkpoint); on an exception (Ctrl-C) the threads are halted
+    and joined, on_halted gets their partial result, and it is re-raised."""
+    halt = halt or core.request_stop
+    halted = False
     try:
         start()  # inside the try: Ctrl-C may land just after the threads started
         while not core.wait(POLL_SECONDS):
             on_progress(core.words_done)
+            if not halted and pause_when is not None and pause_when():
+                halt()
+                halted = True
     except BaseException:
-        core.request_stop()
-        core.join_epoch()
+        halt()
+        partial = core.join_epoch()
+        if on_halted is not None:
+            on_halted(partial)
         raise
     result = core.join_epoch()
     on_progress(core.words_done)
@@ -97,21 +111,37 @@ class Checkpoints:
 
 def run_epochs(core: Any, epochs: int, bar: Progress, stats: Any, *,
                start: Callable[[int], None], on_progress: Callable[[int, int], None],
-               finish: Callable[[int, Any, float], None], checkpoints: Checkpoints | None = None) -> None:
-    """Runs `epochs` epochs: start(e) starts epoch e's threads,
-    on_progress(e, words_done) moves the bar, finish(e, result, seconds)
-    books a finished epoch. stats.train_seconds follows the time spent and
-    stats.interrupted is set when an epoch ends in an exception (Ctrl-C,
-    divergence), which is re-raised; on Ctrl-C the checkpoint (if any) is
-    saved first.
-    The bar is closed in every case."""
+               finish: Callable[[int, Any, float], None], checkpoints: Checkpoints | None = None,
+               halt: Callable[[], None] | None = None,
+               unfinished: Callable[[Any], bool] | None = None) -> None:
+    """Runs `epochs` epochs: start(e) starts (or continues) epoch e's
+    threads, on_progress(e, words_done) moves the bar, finish(e, result,
+    seconds) books a finished epoch. stats.train_seconds follows the time
+    spent and stats.interrupted is set when an epoch ends in an exception
+    (Ctrl-C, divergence), which is re-raised; on Ctrl-C the checkpoint (if
+    any) is saved first. The bar is closed in every case.
+
+    A trainer that can stop in the middle of an epoch and continue there
+    gives halt (how to stop its threads so) and unfinished(result), which
+    records where a halted epoch stands and says whether it is unfinished:
+    then a checkpoint falls due at once, not at the epoch's end, and the
+    epoch continues after it is saved."""
     began = time.perf_counter()
+    mid_epoch = checkpoints is not None and unfinished is not None
     try:
         for e in range(epochs):
             t0 = time.perf_counter()
             try:
-                result = run_epoch(core, lambda: start(e), lambda done: on_progress(e, done))
-                stats.train_seconds = time.perf_counter() - began
+                while True:
+                    result = run_epoch(core, lambda: start(e), lambda done: on_progress(e, done), halt=halt,
+                                       pause_when=checkpoints.due if mid_epoch else None,  # type: ignore[union-attr]
+                                       on_halted=unfinished)
+                    stats.train_seconds = time.perf_counter() - began
+                    if unfinished is not None and unfinished(result):
+                        if checkpoints is not None:
+                            checkpoints.save()
+                        continue
+                    break
                 finish(e, result, time.perf_counter() - t0)
                 if checkpoints is not None and checkpoints.due():
                     checkpoints.save()

@@ -31,6 +31,10 @@ SOFTMAX_MAX_VOCAB = 20000  # the exact softmax is O(V) per prediction
 
 MODEL_FORMAT = "wv_engine.word2vec"  # the metadata's "trainer" of a saved Word2Vec
 MODEL_VERSION = 1
+# Where an epoch stands at its start: the claims of chunks done (and the
+# regions they were taken from), the words done in the schedule when it
+# paused, and the loss and examples of its part already trained.
+_EPOCH_START = {"claim": 0, "regions": 0, "words_done": 0, "loss_sum": 0.0, "examples": 0}
 
 
 class Word2Vec:
@@ -213,13 +217,14 @@ class Word2Vec:
         schedule when train() is given no `epochs`.
 
         callbacks are called after each epoch as cb(model, epoch_stats).
-        Ctrl-C stops the threads at a sentence boundary, leaves the weights
-        consistent and usable, and re-raises KeyboardInterrupt; the stats so
-        far are in model.last_stats.
+        Ctrl-C stops the threads once each has finished its chunk of the
+        corpus (16,384 ids), leaves the weights consistent and usable, and
+        re-raises KeyboardInterrupt; the stats so far are in model.last_stats.
 
         checkpoint: a path where save() writes the whole state every
-        checkpoint_every minutes (at the next epoch's end) and on Ctrl-C;
-        Word2Vec.load(path).train(corpus) continues from it.
+        checkpoint_every minutes and on Ctrl-C, pausing the threads between
+        two chunks of the corpus (in the middle of an epoch);
+        Word2Vec.load(path).train(corpus) continues from there.
 
         With a dask.distributed `client` the workers train on shards of the
         file(s) (a path or a list of paths they can read) and their models
@@ -245,33 +250,45 @@ class Word2Vec:
             self._core = self._make_core()
         core = self._core
         core.set_corpus(encoded.ids, schedule["epochs"] * encoded.words, schedule["alpha"], schedule["min_alpha"],
-                        words_done=schedule["epochs_done"] * encoded.words)
+                        words_done=schedule["words_done"] if schedule["claim"] else
+                        schedule["epochs_done"] * encoded.words)
         self._schedule = schedule
         todo = schedule["epochs"] - schedule["epochs_done"]
         threads = threads_for(self.threads, encoded.words)
         stats = TrainingStats(corpus_words=encoded.words)
         self.last_stats = stats
         bar = Progress(todo * encoded.words, f"{self.arch}-{self.loss}", progress)
-        base = core.words_done
-        words_done = [base]
+        base = schedule["epochs_done"] * encoded.words
+
+        def start(e: int) -> None:
+            core.start_epoch(self.epochs_trained, threads, schedule["claim"], schedule["regions"])
 
         def on_progress(e: int, done: int) -> None:
             bar.update(done - base, epoch=f"{schedule['epochs_done'] + 1}/{schedule['epochs']}",
                        alpha=f"{core.alpha:.5f}")
 
+        def unfinished(result) -> bool:
+            """Books what the threads did; records where a paused epoch stands."""
+            schedule["loss_sum"] += result[0]
+            schedule["examples"] += result[1]
+            if core.claims_done >= core.claims:
+                return False
+            schedule.update(claim=core.claims_done, regions=core.regions, words_done=core.words_done)
+            return True
+
         def finish(e: int, result, seconds: float) -> None:
-            loss_sum, examples = result
-            es = EpochStats(epoch=self.epochs_trained, loss=loss_sum / max(examples, 1), examples=examples,
-                            words=core.words_done - words_done[0], seconds=seconds, alpha=core.alpha)
-            words_done[0] = core.words_done
-            schedule["epochs_done"] += 1
+            examples = schedule["examples"]
+            es = EpochStats(epoch=self.epochs_trained, loss=schedule["loss_sum"] / max(examples, 1),
+                            examples=examples, words=core.words_done - schedule["epochs_done"] * encoded.words,
+                            seconds=seconds, alpha=core.alpha)
+            schedule.update(epochs_done=schedule["epochs_done"] + 1, **_EPOCH_START)
             self.record_epoch(stats, es, callbacks, bar.write)
 
         checkpoints = Checkpoints(None if checkpoint is None else os.fspath(checkpoint), checkpoint_every,
                                   self.save)
         try:
-            run_epochs(core, todo, bar, stats, start=lambda e: core.start_epoch(self.epochs_trained, threads),
-                       on_progress=on_progress, finish=finish, checkpoints=checkpoints)
+            run_epochs(core, todo, bar, stats, start=start, on_progress=on_progress, finish=finish,
+                       checkpoints=checkpoints, halt=core.request_pause, unfinished=unfinished)
         finally:
             self._vectors_changed()
         return stats
@@ -298,7 +315,7 @@ class Word2Vec:
             return schedule
         return {"epochs": self.epochs if epochs is None else int(epochs), "epochs_done": 0,
                 "corpus_words": encoded.words, "corpus": encoded.source, "alpha": self.alpha,
-                "min_alpha": self.min_alpha}
+                "min_alpha": self.min_alpha, **_EPOCH_START}
 
     @property
     def unfinished_epochs(self) -> int:
@@ -431,7 +448,9 @@ class Word2Vec:
             model.history = [EpochStats(**e) for e in state["history"]]
             schedule = state["schedule"]
             if schedule is not None:
-                schedule = {k: schedule[k] for k in ("epochs", "epochs_done", "corpus_words", "alpha", "min_alpha")}
+                schedule = {**{k: schedule[k] for k in ("epochs", "epochs_done", "corpus_words", "alpha",
+                                                        "min_alpha")},
+                            **{k: type(v)(schedule.get(k, v)) for k, v in _EPOCH_START.items()}}
                 corpus = state["schedule"].get("corpus")
                 schedule["corpus"] = None if corpus is None else {k: corpus[k] for k in (
                     "size", "head_sha256", "tail_sha256")}
