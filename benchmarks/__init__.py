@@ -3,4 +3,6 @@ the word2vec C tool and fastText (word2vec), and Stanford GloVe (GloVe), on
 the same corpus and settings.
 
 python -m benchmarks --corpus PATH [--quick] ...   (see benchmarks/README.md)
-python -m benchmarks.kernels [--dim 100] [--seconds 3]   (kernel micro-benchmarks)"""
+python -m benchmarks.kernels [--dim 100] [--seconds 3]   (kernel micro-benchmarks)
+python -m benchmarks.thread_scaling, .glove_scaling, .cpu_probe, .many_cores, .cluster,
+    .plot_scaling, .readme_table   (scaling, many cores, cluster, the README's table)"""

@@ -18,19 +18,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 import tempfile
 import time
 
 import numpy as np
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from wv_engine import Vocabulary, Word2Vec, cooccur
+from wv_engine.cluster import close, connect
+from wv_engine.corpus import is_compressed, open_binary
+from wv_engine.io import save_vectors
 
-from benchmarks.quality import evaluate_file  # noqa: E402
-from wv_engine import Vocabulary, Word2Vec, cooccur  # noqa: E402
-from wv_engine.cluster import close, connect  # noqa: E402
-from wv_engine.corpus import is_compressed, open_binary  # noqa: E402
-from wv_engine.io import save_vectors  # noqa: E402
+from .quality import evaluate_file
 
 
 def loopback_bytes() -> int:
@@ -65,8 +63,8 @@ def quality_of(model, folder: str, name: str) -> dict:
     return {k: q[k] for k in ("analogy_pct", "ws353", "simlex")}
 
 
-def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def main(argv=None) -> None:
+    p = argparse.ArgumentParser(prog="python -m benchmarks.cluster", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--corpus", required=True)
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--threads", type=int, default=1, help="threads per worker")
@@ -77,7 +75,7 @@ def main() -> None:
     p.add_argument("--skip", default="", help="comma-separated of counts,cooccur,word2vec")
     p.add_argument("--tmp", default=tempfile.gettempdir())
     p.add_argument("--json", metavar="PATH")
-    a = p.parse_args()
+    a = p.parse_args(argv)
     skip = set(a.skip.split(","))
     corpus = plain_copy(a.corpus, a.tmp)
     report: dict = {"corpus": a.corpus, "workers": a.workers, "threads_per_worker": a.threads,

@@ -1,7 +1,7 @@
 """What a machine's cores give when all of them are busy, measured apart
 from any trainer: the ceiling that thread scaling is judged against.
 
-    python benchmarks/cpu_probe.py [--copies 1,8,16] [--seconds 2] [--json PATH]
+    python -m benchmarks.cpu_probe [--copies 1,8,16] [--seconds 2] [--json PATH]
 
 Runs independent copies of two small C loops at once (separate processes,
 nothing shared) and reports each copy's speed against one copy alone:
@@ -80,14 +80,14 @@ def run_copies(exe: str, kernel: str, copies: int, iterations: int) -> list[floa
     return ends
 
 
-def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def main(argv=None) -> None:
+    p = argparse.ArgumentParser(prog="python -m benchmarks.cpu_probe", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     n = os.cpu_count() or 1
     p.add_argument("--copies", default=",".join(str(c) for c in sorted({1, max(1, n // 2), n})))
     p.add_argument("--seconds", type=float, default=2.0, help="about how long one copy alone runs")
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--json", metavar="PATH")
-    args = p.parse_args()
+    args = p.parse_args(argv)
     copies = [int(c) for c in args.copies.split(",")]
     rows = []
     with tempfile.TemporaryDirectory() as folder:

@@ -2,7 +2,7 @@
 several thread counts (counts and records computed once per thread count for
 counting, once in all for training).
 
-    python benchmarks/glove_scaling.py --corpus wiki_17m.txt.gz --threads 1,2,4,8,16 [--window 15]
+    python -m benchmarks.glove_scaling --corpus wiki_17m.txt.gz --threads 1,2,4,8,16 [--window 15]
 """
 
 from __future__ import annotations
@@ -10,25 +10,23 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from wv_engine import Vocabulary, cooccur
+from wv_engine.corpus import encode
+from wv_engine.glove import GloVe
 
-from thread_scaling import cpu_model  # noqa: E402
-
-from wv_engine import Vocabulary, cooccur  # noqa: E402
-from wv_engine.corpus import encode  # noqa: E402
-from wv_engine.glove import GloVe  # noqa: E402
+from .machine import cpu_model
 
 
-def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__)
+def main(argv=None) -> None:
+    p = argparse.ArgumentParser(prog="python -m benchmarks.glove_scaling", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--corpus", required=True)
     p.add_argument("--threads", default="1,2")
     p.add_argument("--window", type=int, default=15)
     p.add_argument("--json", metavar="PATH")
-    args = p.parse_args()
+    args = p.parse_args(argv)
     threads = [int(t) for t in args.threads.split(",")]
     vocab = Vocabulary.build(args.corpus, min_count=5)
     enc = encode(args.corpus, vocab.words_as_bytes())

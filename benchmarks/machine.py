@@ -8,7 +8,8 @@ import subprocess
 import sys
 
 
-def _cpu_model() -> str | None:
+def cpu_model() -> str | None:
+    """The CPU's model name from /proc/cpuinfo (platform.processor() elsewhere)."""
     try:
         with open("/proc/cpuinfo") as f:
             for line in f:
@@ -78,7 +79,7 @@ def describe(repo_root: str) -> dict:
     except AttributeError:
         usable = os.cpu_count()
     return {
-        "cpu_model": _cpu_model(),
+        "cpu_model": cpu_model(),
         "cpu_flags": _cpu_flags(),
         "logical_cores": os.cpu_count(),
         "usable_cores": usable,

@@ -1,6 +1,7 @@
-"""Draws words/s against threads from thread_scaling.py JSON files.
+"""Draws words/s against threads from the JSON files of
+`python -m benchmarks.thread_scaling --json` (or of benchmarks.many_cores).
 
-    python benchmarks/plot_scaling.py OUT.png RUNS.json [RUNS.json ...]
+    python -m benchmarks.plot_scaling OUT.png RUNS.json [RUNS.json ...]
 """
 
 from __future__ import annotations
@@ -10,13 +11,17 @@ import statistics
 import sys
 
 
-def main() -> None:
+def main(argv=None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) < 2:
+        print(__doc__.strip())
+        return 2
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    out, paths = sys.argv[1], sys.argv[2:]
+    out, paths = args[0], args[1:]
     series: dict[str, dict[int, list[float]]] = {}
     cpu = ""
     for path in paths:
@@ -43,7 +48,8 @@ def main() -> None:
     fig.suptitle(f"wv-engine word2vec thread scaling, wiki_17m, 1 epoch ({cpu})")
     fig.tight_layout()
     fig.savefig(out)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

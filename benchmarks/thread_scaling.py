@@ -1,7 +1,7 @@
 """Thread scaling of the word2vec training loop: words/s of one epoch at
 several thread counts, on token ids already in memory (the C loop only).
 
-    python benchmarks/thread_scaling.py --corpus wiki_17m.txt.gz --threads 1,2,4,8,16 [--repeats 3]
+    python -m benchmarks.thread_scaling --corpus wiki_17m.txt.gz --threads 1,2,4,8,16 [--repeats 3]
         [--modes sg-ns,cbow-ns,sg-hs] [--hot-rows 0,1024,4096]
 
 Prints a markdown table (median words/s, speed-up over 1 thread) and, with
@@ -14,31 +14,19 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import statistics
-import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from wv_engine import Vocabulary, Word2Vec
 
-from wv_engine import Vocabulary, Word2Vec  # noqa: E402
+from .machine import cpu_model
 
 MODES = {"sg-ns": ("skipgram", "ns"), "cbow-ns": ("cbow", "ns"), "sg-hs": ("skipgram", "hs")}
 
 
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
-def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__)
+def main(argv=None) -> None:
+    p = argparse.ArgumentParser(prog="python -m benchmarks.thread_scaling", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--corpus", required=True)
     p.add_argument("--threads", default="1,2")
     p.add_argument("--modes", default="sg-ns")
@@ -46,7 +34,7 @@ def main() -> None:
     p.add_argument("--sample", type=float, default=1e-4)
     p.add_argument("--hot-rows", default="auto", help="comma-separated values to sweep (auto: the default per loss)")
     p.add_argument("--json", metavar="PATH")
-    args = p.parse_args()
+    args = p.parse_args(argv)
     threads = [int(t) for t in args.threads.split(",")]
     hot_rows = [None if h == "auto" else int(h) for h in args.hot_rows.split(",")]
     t0 = time.perf_counter()

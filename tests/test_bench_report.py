@@ -1,0 +1,96 @@
+"""The benchmark suite's report writers, on handmade results (no corpus,
+no gensim, no compiled modules): the README's performance table and the
+many-core module's plan."""
+
+import json
+import os
+import sys
+
+import pytest
+
+# pytest runs with --import-mode=importlib, which leaves sys.path alone; the
+# suite is the folder benchmarks/ at the repository root, not an installed package.
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+from benchmarks import many_cores, readme_table  # noqa: E402
+
+
+def run(tool, mode, wall, analogy, ws, repeat=0, threads=2):
+    return {"tool": tool, "mode": mode, "threads": threads, "repeat": repeat, "ok": True, "wall_s": wall,
+            "words_per_sec": 1e6, "peak_rss_mib": 200.0,
+            "quality": {"analogy_pct": analogy, "ws353": ws, "simlex": 0.25}}
+
+
+def results(runs, epochs=1):
+    return {"settings": {"epochs": epochs}, "argv": ["python", "-m", "benchmarks"], "created": "today",
+            "machine": {"wv_engine_git": {"commit": "0123456789abcdef"}}, "runs": runs}
+
+
+SG_CBOW = [
+    # three repeats of skip-gram NS: the medians are 6.8, 32.9 and 65.2 s
+    run("wv-engine", "sg-ns", 6.52, 11.70, 0.487), run("wv-engine", "sg-ns", 6.8, 11.70, 0.487, 1),
+    run("wv-engine", "sg-ns", 6.94, 11.80, 0.490, 2),
+    run("gensim", "sg-ns", 32.9, 13.15, 0.494), run("gensim", "sg-ns", 32.7, 13.15, 0.494, 1),
+    run("gensim", "sg-ns", 33.8, 13.15, 0.494, 2),
+    run("word2vec.c", "sg-ns", 65.2, 9.67, 0.448), run("word2vec.c", "sg-ns", 64.4, 9.67, 0.448, 1),
+    run("word2vec.c", "sg-ns", 65.3, 9.67, 0.448, 2),
+    run("wv-engine", "cbow-ns", 3.7, 7.63, 0.441), run("gensim", "cbow-ns", 11.4, 13.56, 0.530),
+    run("word2vec.c", "cbow-ns", 20.9, 7.548, 0.466),
+    # a run at 1 thread is left out of a 2-thread table
+    run("wv-engine", "cbow-ns", 6.0, 7.0, 0.4, threads=1),
+    # GloVe has no row
+    {**run("wv-engine", "glove", 97.3, 34.9, 0.481), "count_seconds": 7.0},
+]
+HS = [run("wv-engine", "sg-hs", 14.0, 22.12, 0.612), run("gensim", "sg-hs", 34.3, 15.0, 0.549),
+      run("word2vec.c", "sg-hs", 40.4, 19.18, 0.598)]
+
+README_TABLE = """\
+| 2 threads, 1 epoch | wv-engine | gensim | word2vec.c | analogy % (gensim / C) | WS-353 (gensim / C) |
+|---|---|---|---|---|---|
+| skip-gram NS | **6.8 s** | 32.9 s (4.84x) | 65.2 s (9.59x) | 11.7 (13.2 / 9.7) | 0.487 (0.494 / 0.448) |
+| CBOW NS | **3.7 s** | 11.4 s (3.08x) | 20.9 s (5.65x) | 7.6 (13.6 / 7.5) | 0.441 (0.530 / 0.466) |
+| skip-gram HS | **14.0 s** | 34.3 s (2.45x) | 40.4 s (2.89x) | 22.1 (15.0 / 19.2) | 0.612 (0.549 / 0.598) |
+"""
+
+
+def test_readme_table_from_two_runs(tmp_path, capsys):
+    first, second = tmp_path / "first", tmp_path / "second.json"
+    first.mkdir()
+    (first / "results.json").write_text(json.dumps(results(SG_CBOW)))
+    second.write_text(json.dumps(results(HS)))
+    assert readme_table.main([str(first), str(second)]) == 0
+    out = capsys.readouterr()
+    assert out.out == README_TABLE
+    assert "commit 0123456" in out.err
+
+
+def test_a_later_run_replaces_a_mode_and_a_missing_peer_is_a_dash():
+    later = [run("wv-engine", "sg-ns", 5.0, 12.0, 0.5), run("gensim", "sg-ns", 30.0, 13.0, 0.49)]
+    text = readme_table.table([results(SG_CBOW), results(later)])
+    lines = text.splitlines()
+    assert lines[2] == "| skip-gram NS | **5.0 s** | 30.0 s (6.00x) | – | 12.0 (13.0 / –) | 0.500 (0.490 / –) |"
+    assert lines[3].startswith("| CBOW NS | **3.7 s** |")
+    assert len(lines) == 4  # no HS row without HS runs
+
+
+def test_readme_table_at_one_thread_and_mixed_epochs():
+    text = readme_table.table([results(SG_CBOW)], threads=1)
+    assert text.splitlines()[0].startswith("| 1 thread, 1 epoch |")
+    assert text.splitlines()[2] == "| CBOW NS | **6.0 s** | – | – | 7.0 (– / –) | 0.400 (– / –) |"
+    with pytest.raises(ValueError, match="epochs"):
+        readme_table.table([results(SG_CBOW), results(HS, epochs=5)])
+
+
+def test_many_cores_plan(capsys):
+    assert many_cores.thread_counts(16) == "1,2,4,8,12,16"
+    assert many_cores.thread_counts(20) == "1,2,4,8,12,16,20"
+    assert many_cores.thread_counts(1) == "1"
+    assert many_cores.main(["/tmp/out", "corpus.txt", "--max-threads", "16", "--dry-run", "--no-build"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "benchmarks.cpu_probe --copies 1,8,16 --seconds 1.0 --json /tmp/out/cpu_probe.json" in lines[0]
+    assert "benchmarks.thread_scaling" in lines[1] and "--threads 1,2,4,8,12,16 --repeats 3 --modes sg-ns" in lines[1]
+    assert "--repeats 1 --modes cbow-ns,sg-hs" in lines[2]
+    assert "benchmarks.glove_scaling" in lines[3]
+    assert not any("WV_HOT_SYNC_WORDS" in line or "setup.py" in line for line in lines)
