@@ -9,6 +9,9 @@
 
 void wv_w2v_model_init(wv_w2v_model *m) {
     wv_sigmoid_table_init(&m->sigmoid);
+    m->ids = NULL;
+    m->ids_fd = -1;
+    m->n_ids = 0;
     atomic_store(&m->words_done, 0);
     atomic_store(&m->stop, 0);
     atomic_store(&m->error, 0);

@@ -45,6 +45,7 @@ typedef struct {
     const int32_t *points;        /* HS: V x WV_MAX_CODE_LENGTH */
     wv_sigmoid_table sigmoid;
     const int32_t *ids;           /* the corpus: word ids, WV_EOS at sentence ends */
+    int ids_fd;                   /* >= 0: the ids are read from this file instead (int32, native order) */
     int64_t n_ids;
     int64_t schedule_words;       /* words over the whole schedule (alpha decay) */
     _Atomic int64_t words_done;   /* words processed in the schedule so far */

@@ -3,8 +3,11 @@
  * assembles sentences (subsampling as word2vec.c), hands each to its loss
  * (w2v_loss.h) and merges its hot rows (hotrows.h) every
  * WV_HOT_SYNC_WORDS words. */
+#define _POSIX_C_SOURCE 200809L /* pread */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "memory.h"
 #include "rng.h"
@@ -29,18 +32,57 @@
  * accuracy at no gain in speed (docs/performance.md). */
 #define MIN_REGIONS 64
 
+/* The ids a worker can see: ids[start, end) of the corpus at span[0..]. */
+typedef struct {
+    const int32_t *span;
+    int64_t start, end;
+} id_view;
+
 /* Where chunk c begins: just after the first sentence end in its nominal
  * span [c, c + 1) * CHUNK_IDS, so that chunks cut sentences only where a
  * sentence is longer than a chunk (then at the nominal place). Monotone in
- * c; chunk 0 begins at 0 and the chunk past the last at n_ids. */
-static int64_t chunk_begin(const wv_w2v_model *m, int64_t c) {
+ * c; chunk 0 begins at 0 and the chunk past the last at n_ids. The view
+ * must hold the nominal span. */
+static int64_t chunk_begin(const wv_w2v_model *m, const id_view *v, int64_t c) {
     int64_t nominal = c * CHUNK_IDS;
     if (nominal <= 0) return 0;
     if (nominal >= m->n_ids) return m->n_ids;
     int64_t limit = nominal + CHUNK_IDS < m->n_ids ? nominal + CHUNK_IDS : m->n_ids;
     for (int64_t p = nominal; p < limit; p++)
-        if (m->ids[p] == WV_EOS) return p + 1;
+        if (v->span[p - v->start] == WV_EOS) return p + 1;
     return nominal;
+}
+
+/* The view of chunk c: the ids in memory, or (ids in a file) chunks c and
+ * c + 1 read into the worker's buffer, which is all chunk c needs to find
+ * its two ends. Reading per chunk keeps the process's memory at the
+ * buffers whatever the corpus size (a mapped file would count every page
+ * it touched). Ids read from a file are checked against the vocabulary
+ * here, since they never passed the binding's check. */
+static wv_status view_chunk(const wv_w2v_model *m, int32_t *buf, int64_t c, id_view *v) {
+    if (m->ids_fd < 0) {
+        *v = (id_view){m->ids, 0, m->n_ids};
+        return WV_OK;
+    }
+    int64_t start = c * CHUNK_IDS, end = start + 2 * CHUNK_IDS;
+    if (end > m->n_ids) end = m->n_ids;
+    size_t want = (size_t)(end - start) * sizeof *buf, got = 0;
+    while (got < want) {
+        ssize_t r = pread(m->ids_fd, (char *)buf + got, want - got, (off_t)start * (off_t)sizeof *buf + (off_t)got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return WV_ERR_IO;
+        got += (size_t)r;
+    }
+    for (int64_t i = 0; i < end - start; i++)
+        if (buf[i] < WV_EOS || buf[i] >= m->vocab_size) return WV_ERR_INVALID;
+    *v = (id_view){buf, start, end};
+    return WV_OK;
+}
+
+static void fail(wv_w2v_model *m, wv_status status) {
+    int expected = WV_OK;
+    atomic_compare_exchange_strong(&m->error, &expected, status);
+    atomic_store(&m->stop, 1);
 }
 
 static void run_worker(wv_w2v_worker *w) {
@@ -71,15 +113,21 @@ static void run_worker(wv_w2v_worker *w) {
         /* One random stream per (epoch, chunk): what is drawn for a chunk
          * does not depend on the thread count or on which thread takes it. */
         wv_rng_seed(&rng, m->cfg.seed, (uint64_t)w->epoch + 1, (uint64_t)c + 1);
-        int64_t pos = chunk_begin(m, c);
-        const int64_t end = chunk_begin(m, c + 1);
+        id_view v;
+        wv_status rc = view_chunk(m, w->ids, c, &v);
+        if (rc) {
+            fail(m, rc);
+            break;
+        }
+        int64_t pos = chunk_begin(m, &v, c);
+        const int64_t end = chunk_begin(m, &v, c + 1);
         while (pos < end) {
             if (atomic_load_explicit(&m->stop, memory_order_relaxed)) break;
             /* Assemble a sentence: up to EOS or max_len kept words; words are
              * counted for progress before subsampling (word2vec.c). */
             int len = 0;
             while (pos < end) {
-                int32_t id = m->ids[pos++];
+                int32_t id = v.span[pos++ - v.start];
                 if (id == WV_EOS) {
                     if (len) break;
                     continue;
@@ -102,9 +150,7 @@ static void run_worker(wv_w2v_worker *w) {
                 since_sync = 0;
             }
             if (!isfinite(loss)) {
-                int expected = WV_OK;
-                atomic_compare_exchange_strong(&m->error, &expected, WV_ERR_DIVERGED);
-                atomic_store(&m->stop, 1);
+                fail(m, WV_ERR_DIVERGED);
                 break;
             }
         }
@@ -121,7 +167,7 @@ static void free_workers(wv_w2v_model *m) {
     if (!m->workers) return;
     for (int t = 0; t < m->n_threads; t++) {
         wv_w2v_worker *w = &m->workers[t];
-        free(w->sentence); free(w->neu1); free(w->neu1e); free(w->scratch); free(w->negatives);
+        free(w->sentence); free(w->ids); free(w->neu1); free(w->neu1e); free(w->scratch); free(w->negatives);
         free(w->next_negatives);
         wv_hot_rows_free(&w->rows);
     }
@@ -138,13 +184,14 @@ static wv_status init_worker(wv_w2v_model *m, wv_w2v_worker *w, int epoch) {
     w->epoch = epoch;
     w->rows = wv_hot_rows_none(m->output);
     w->sentence = wv_alloc_lines((size_t)m->cfg.max_sentence_length * sizeof *w->sentence);
+    w->ids = wv_alloc_lines((m->ids_fd >= 0 ? 2 * CHUNK_IDS : 1) * sizeof *w->ids);
     w->neu1 = wv_alloc_lines(dim * sizeof(float));
     w->neu1e = wv_alloc_lines(dim * sizeof(float));
     const size_t neg_bytes = (size_t)(m->cfg.negative > 0 ? m->cfg.negative : 1) * sizeof(int32_t);
     w->negatives = wv_alloc_lines(neg_bytes);
     w->next_negatives = wv_alloc_lines(neg_bytes);
     w->scratch = wv_alloc_lines(w->loss->scratch_floats(m) * sizeof(float));
-    if (!w->sentence || !w->neu1 || !w->neu1e || !w->negatives || !w->next_negatives || !w->scratch)
+    if (!w->sentence || !w->ids || !w->neu1 || !w->neu1e || !w->negatives || !w->next_negatives || !w->scratch)
         return WV_ERR_NOMEM;
     /* One thread writes every row itself: no private copies, exact. */
     int32_t wanted = m->n_threads > 1 ? m->cfg.hot_rows : 0;

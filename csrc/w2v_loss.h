@@ -29,6 +29,7 @@ struct wv_w2v_worker {
     const wv_w2v_loss *loss;
     int epoch;
     int32_t *sentence;         /* max_sentence_length */
+    int32_t *ids;              /* ids read from the corpus file: two chunks */
     float *neu1, *neu1e;       /* dim */
     int32_t *negatives;        /* negative: the current word's or pair's */
     int32_t *next_negatives;   /* negative: the next set, drawn ahead */

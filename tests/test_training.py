@@ -3,6 +3,7 @@ distribution of a generated corpus (what the full softmax converges to),
 planted topic structure, word2vec.c's counting rules, seeds."""
 
 import _thread
+import os
 import threading
 import time
 
@@ -365,3 +366,30 @@ def test_softmax_refuses_a_large_vocabulary():
     vocab = Vocabulary([f"w{i}" for i in range(30000)], np.full(30000, 5))
     with pytest.raises(ValueError, match="softmax"):
         Word2Vec(loss="softmax").build_vocab(vocab=vocab)
+
+
+def test_ids_on_disk_train_exactly_as_ids_in_memory(tmp_path, topics_corpus):
+    """Ids streamed from their file chunk by chunk (bounded memory) against
+    the same ids in memory: one thread, one seed, the same vectors."""
+    _, corpus = topics_corpus
+    big = corpus * 12  # several chunks of ids
+    results = []
+    for on_disk in (False, True):
+        model = Word2Vec(dim=8, epochs=2, threads=1, seed=4, min_count=1, ids_on_disk=on_disk, tmp_dir=str(tmp_path))
+        model.build_vocab(big)
+        encoded = model.encode(big)
+        assert (encoded.file is not None) == on_disk and len(encoded.ids) > 3 * 16384
+        model.train(encoded)
+        results.append(model.input_vectors.copy())
+    np.testing.assert_array_equal(results[0], results[1])
+    assert os.listdir(tmp_path) == []  # the ids file was never visible
+
+
+def test_a_damaged_ids_file_stops_training_with_a_clear_error(tmp_path, topics_corpus):
+    _, corpus = topics_corpus
+    model = Word2Vec(dim=8, epochs=1, threads=2, min_count=1, ids_on_disk=True, tmp_dir=str(tmp_path))
+    model.build_vocab(corpus)
+    encoded = model.encode(corpus)
+    os.pwrite(encoded.file.fileno(), np.array([10**6], np.int32).tobytes(), 4 * 100)
+    with pytest.raises(ValueError, match="encoded corpus file holds ids outside the vocabulary"):
+        model.train(encoded)

@@ -50,6 +50,7 @@ cdef extern from "w2v.h":
         const uint8_t *codes
         const int32_t *points
         const int32_t *ids
+        int ids_fd
         int64_t n_ids
         int64_t schedule_words
         int64_t words_done      # _Atomic in C; read through the helpers below
@@ -240,28 +241,54 @@ cdef class Word2VecCore:
         """Attaches the id stream (checked once: every id in [-1, V)) and
         starts a learning-rate schedule over schedule_words words, of which
         words_done are already behind (a resumed schedule)."""
-        if not 0 <= words_done <= schedule_words:
-            raise ValueError(f"words_done must be in [0, schedule_words], got {words_done}")
-        if wv_w2v_active(&self.m):
-            raise RuntimeError("cannot change the corpus while an epoch runs")
+        self._schedule(schedule_words, alpha, min_alpha, words_done)
         arr = np.asarray(ids)
         if arr.size == 0:
             raise ValueError("the encoded corpus is empty")
         if arr.min() < -1 or arr.max() >= self.m.vocab_size:
             raise ValueError("the encoded corpus holds ids outside the vocabulary")
         self.m.ids = &ids[0]
+        self.m.ids_fd = -1
         self.m.n_ids = ids.shape[0]
+        self._start_schedule(schedule_words, alpha, min_alpha, words_done)
+        self._keep = self._keep[:] + (ids,)
+
+    def set_corpus_file(self, file, int64_t n_ids, int64_t schedule_words, double alpha, double min_alpha,
+                        int64_t words_done=0):
+        """Attaches ids held in an open file (int32, native byte order, from
+        its start): the workers read them chunk by chunk, so memory stays
+        bounded whatever the corpus size; they check each chunk's ids
+        against the vocabulary as they read it."""
+        self._schedule(schedule_words, alpha, min_alpha, words_done)
+        import os
+        if n_ids < 1:
+            raise ValueError("the encoded corpus is empty")
+        size = os.fstat(file.fileno()).st_size
+        if size < 4 * n_ids:
+            raise ValueError(f"the ids file holds {size // 4:,} ids, not {n_ids:,}")
+        self.m.ids = NULL
+        self.m.ids_fd = file.fileno()
+        self.m.n_ids = n_ids
+        self._start_schedule(schedule_words, alpha, min_alpha, words_done)
+        self._keep = self._keep[:] + (file,)
+
+    def _schedule(self, int64_t schedule_words, double alpha, double min_alpha, int64_t words_done):
+        if wv_w2v_active(&self.m):
+            raise RuntimeError("cannot change the corpus while an epoch runs")
+        if not 0 <= words_done <= schedule_words:
+            raise ValueError(f"words_done must be in [0, schedule_words], got {words_done}")
+
+    def _start_schedule(self, int64_t schedule_words, double alpha, double min_alpha, int64_t words_done):
         self.m.schedule_words = schedule_words
         self.m.cfg.alpha = alpha
         self.m.cfg.min_alpha = min_alpha
         wv_w2v_set_progress(&self.m, words_done)
-        self._keep = self._keep[:] + (ids,)
 
     def start_epoch(self, int epoch, int threads, int64_t first_claim=0, int64_t regions=0):
         """Starts the epoch's threads; first_claim and regions continue one
         that was paused (claims_done and regions as they were then)."""
         cdef wv_status rc
-        if self.m.ids == NULL:
+        if self.m.ids == NULL and self.m.ids_fd < 0:
             raise RuntimeError("no corpus attached")
         with nogil:
             rc = wv_w2v_start_epoch(&self.m, epoch, threads, first_claim, regions)
@@ -275,7 +302,8 @@ cdef class Word2VecCore:
         cdef wv_status rc
         with nogil:
             rc = wv_w2v_join_epoch(&self.m, &loss, &examples)
-        raise_for(rc)
+        raise_for(rc, {WV_ERR_IO: "reading the encoded corpus from its file",
+                       WV_ERR_INVALID: "the encoded corpus file holds ids outside the vocabulary"})
         return loss, examples
 
     def request_stop(self):

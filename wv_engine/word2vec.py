@@ -249,9 +249,12 @@ class Word2Vec:
         if self._core is None:
             self._core = self._make_core()
         core = self._core
-        core.set_corpus(encoded.ids, schedule["epochs"] * encoded.words, schedule["alpha"], schedule["min_alpha"],
-                        words_done=schedule["words_done"] if schedule["claim"] else
-                        schedule["epochs_done"] * encoded.words)
+        words_done = schedule["words_done"] if schedule["claim"] else schedule["epochs_done"] * encoded.words
+        schedule_args = (schedule["epochs"] * encoded.words, schedule["alpha"], schedule["min_alpha"], words_done)
+        if encoded.file is not None:  # ids on disk: the threads read them chunk by chunk
+            core.set_corpus_file(encoded.file, len(encoded.ids), *schedule_args)
+        else:
+            core.set_corpus(encoded.ids, *schedule_args)
         self._schedule = schedule
         todo = schedule["epochs"] - schedule["epochs_done"]
         threads = threads_for(self.threads, encoded.words)
