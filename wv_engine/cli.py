@@ -113,7 +113,7 @@ def _add_word2vec(sub) -> None:
     negatives = p.add_mutually_exclusive_group()
     negatives.add_argument("--shared-negatives", dest="shared_negatives", action="store_true", default=None,
                            help="skip-gram NS: one negative set per window, trained as small matrices (the "
-                                "default for skip-gram NS; measured quality in benchmarks/RESULTS.md)")
+                                "default for skip-gram NS; measured quality in docs/performance.md)")
     negatives.add_argument("--exact-negatives", dest="shared_negatives", action="store_false", default=None,
                            help="skip-gram NS: word2vec.c's per-pair kernel, fresh negatives for every pair")
     p.add_argument("--save-vocab", metavar="PATH", help="also write the vocabulary as 'word count' lines")
