@@ -19,7 +19,8 @@
  *
  *   loss_window(w, ctx, m_ctx, word, alpha)   all of a window's pairs at once
  *
- * Each hook returns the loss of what it trained. */
+ * Each hook returns the loss of what it trained. No include guard: each
+ * loss file includes this once, for its own train_sentence. */
 #ifndef LOSS_TRAINS_WINDOWS
 #define LOSS_TRAINS_WINDOWS 0
 #endif

@@ -151,7 +151,7 @@ def build_huffman(counts):
     cdef wv_status rc
     with nogil:
         rc = wv_huffman_build(&c[0], n, &l[0], &cd[0, 0], &p[0, 0])
-    raise_for(rc, {WV_ERR_NOMEM: "the Huffman tree", WV_ERR_CODE_TOO_LONG: f"longer than {WV_MAX_CODE_LENGTH} bits"})
+    raise_for(rc, {WV_ERR_NOMEM: "the Huffman tree", WV_ERR_CODE_TOO_LONG: f"more than {WV_MAX_CODE_LENGTH} bits"})
     return lengths, codes, points
 
 
