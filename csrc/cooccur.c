@@ -304,8 +304,7 @@ wv_status wv_cooccur_count(const wv_cooc_config *cfg, const int32_t *ids, int64_
     /* Asked to stop before starting (Ctrl-C while the caller's thread was
      * being started): touch nothing, so that nothing is left behind. */
     if (stop && atomic_load(stop)) return WV_ERR_STOPPED;
-    int T = cfg->threads > 0 ? cfg->threads : 1;
-    if (n_ids < (int64_t)T * 1024) T = 1;
+    int T = cfg->threads > 0 ? cfg->threads : 1; /* the caller's policy (settings.threads_for) */
     /* Budget per thread: half dense table, a quarter record buffer, a
      * quarter runs kept in memory; past that, runs spill to disk. */
     size_t per_thread = cfg->memory_limit / (size_t)T;

@@ -22,6 +22,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .. import _glove
+from ..settings import threads_for
 from .client import pick, result, scatter, show_progress, submit, tree_reduce, worker_addresses
 from .shards import Shard, context_before, encode_chunks, iter_shard, plan_shards
 
@@ -68,7 +69,7 @@ def _left_context(shard: Shard, words: list[bytes], window: int) -> np.ndarray:
 def _count_upper(ids: np.ndarray, vocab_size: int, window: int, distance_weighting: bool, threads: int,
                  memory_limit: int, tmp_dir: str) -> UpperPart:
     job = _glove.CooccurrenceCount(np.ascontiguousarray(ids, dtype=np.int32), vocab_size, window,
-                                   distance_weighting, threads, memory_limit, tmp_dir)
+                                   distance_weighting, threads_for(threads, len(ids)), memory_limit, tmp_dir)
     job.run()
     rows, cols, units, unit = job.upper_units()
     return UpperPart(rows, cols, units, unit)
