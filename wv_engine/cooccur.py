@@ -83,19 +83,31 @@ def count(corpus: CorpusSource | EncodedCorpus, vocab: Vocabulary, window: int =
     job = _glove.CooccurrenceCount(np.ascontiguousarray(encoded.ids, dtype=np.int32), len(vocab),
                                    window, distance_weighting, threads_for(threads, len(encoded.ids)), limit,
                                    directory)
-    worker = threading.Thread(target=job.run, name="wv-cooccur", daemon=True)
+    # The count runs on its own thread, and this one waits on an Event the
+    # worker sets when the C count has returned: Thread.join interrupted by
+    # Ctrl-C can mark a running thread as finished (Python 3.11), and the
+    # count would then go on (its spill files with it) after the exception.
+    finished = threading.Event()
+
+    def run() -> None:
+        try:
+            job.run()
+        finally:
+            finished.set()
+
+    worker = threading.Thread(target=run, name="wv-cooccur", daemon=True)
     bar = Progress(len(encoded.ids), "co-occurrences", progress)
+    started = False
     try:
         worker.start()  # inside the try: Ctrl-C may land while it starts the thread
-        while worker.is_alive():
-            worker.join(0.1)
+        started = True
+        while not finished.wait(0.1):
             bar.update(job.positions_done)
+        bar.update(job.positions_done)
     except BaseException:
         job.request_stop()  # a run not yet begun sees it first and does nothing
-        try:
-            worker.join()
-        except RuntimeError:  # interrupted before the thread was started
-            pass
+        if started or worker.ident is not None:
+            finished.wait()
         raise
     finally:
         bar.close()
