@@ -157,21 +157,30 @@ class Word2Vec:
         self.vocab = vocab
         V = len(vocab)
         rng = np.random.default_rng(self.seed)
-        inp = rng.random((V, self.dim), dtype=np.float32)
-        inp -= 0.5
-        inp /= self.dim
         out_rows = max(V - 1, 1) if self.loss == "hs" else V
-        self.input_vectors = inp
+        self.input_vectors = self._initial_rows(rng, V)
         self.output_vectors = np.zeros((out_rows, self.dim), dtype=np.float32)
         self.epochs_trained = 0
         self.history = []
+        self._new_weights(corpus)
+        return self
+
+    def _initial_rows(self, rng: np.random.Generator, rows: int) -> np.ndarray:
+        """Input rows uniform in [-0.5/dim, 0.5/dim) (word2vec.c's initialisation)."""
+        inp = rng.random((rows, self.dim), dtype=np.float32)
+        inp -= 0.5
+        inp /= self.dim
+        return inp
+
+    def _new_weights(self, corpus: CorpusSource | None) -> None:
+        """Forgets what was built on the previous vocabulary and weights (core, encoded corpus,
+        Vectors view, schedule); `corpus` is what train() uses when given none."""
         self._core = None
         self._encoded = None
         self._encoded_source = None
         self._vectors = None
         self._pending_source = corpus
         self._schedule = None
-        return self
 
     def add_vocab(self, corpus: CorpusSource | None = None, *, vocab: Vocabulary | None = None,
                   progress: bool | None = None) -> "Word2Vec":
@@ -210,10 +219,7 @@ class Word2Vec:
                              f"{len(merged):,}")
         V_old, V = len(old), len(merged)
         rng = np.random.default_rng([self.seed, V_old])  # not the first rows' stream again
-        fresh = rng.random((V - V_old, self.dim), dtype=np.float32)
-        fresh -= 0.5
-        fresh /= self.dim
-        inp = np.concatenate([self.input_vectors, fresh])[order]
+        inp = np.concatenate([self.input_vectors, self._initial_rows(rng, V - V_old)])[order]
         if self.loss == "hs":  # rows are inner tree nodes, not words
             out = np.zeros((max(V - 1, 1), self.dim), dtype=np.float32)
             keep = min(len(out), len(self.output_vectors))
@@ -223,12 +229,7 @@ class Word2Vec:
         self.vocab = merged
         self.input_vectors = np.ascontiguousarray(inp)
         self.output_vectors = np.ascontiguousarray(out)
-        self._core = None
-        self._encoded = None
-        self._encoded_source = None
-        self._vectors = None
-        self._pending_source = corpus
-        self._schedule = None
+        self._new_weights(corpus)
         return self
 
     def _make_core(self):
