@@ -330,7 +330,10 @@ class Word2Vec:
                 raise RuntimeError("You cannot do an online vocabulary-update of a model which has no prior "
                                    "vocabulary. First build the vocabulary of your model with a corpus "
                                    "before doing an online update.")
-            self._model.add_vocab(source, vocab=_subset(raw, keep, raw.total_tokens))
+            # the engine adds the counts of known words and takes new ones seen min_count times
+            keep = _keep_mask(raw, 1, trim_rule)
+            if keep.any():
+                self._model.add_vocab(source, vocab=_subset(raw, keep, raw.total_tokens))
             self.corpus_total_words = raw.total_tokens
         else:
             if self.max_final_vocab is not None and keep.sum() > self.max_final_vocab:
@@ -388,6 +391,10 @@ class Word2Vec:
         if end_alpha is not None:
             model.min_alpha = float(end_alpha)
         for cb in callbacks:
+            if any(getattr(type(cb), n, None) not in (None, getattr(CallbackAny2Vec, n))
+                   for n in ("on_batch_begin", "on_batch_end")):
+                warnings.warn("wv_engine.gensim: on_batch_begin/on_batch_end are never called (the engine's "
+                              "threads have no batches); use the epoch callbacks", stacklevel=2)
             cb.on_train_begin(self)
             cb.on_epoch_begin(self)
         done = [0]
