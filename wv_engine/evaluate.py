@@ -138,6 +138,7 @@ def evaluate_analogies(
     restrict_vocab: int | None = 30000,
     case_insensitive: bool = True,
     method: str = "3cosadd",
+    questions: bool = False,
 ) -> dict[str, Any]:
     """Accuracy on "a b c d" analogy questions (a : b :: c : d, answer searched as b - a + c).
 
@@ -150,6 +151,8 @@ def evaluate_analogies(
     "sections": [{"section", "correct", "total", "questions", "accuracy"}], "semantic",
     "syntactic" (sections starting with "gram"), "restrict_vocab", "case_insensitive",
     "method"}. An accuracy is None where no question could be answered.
+    With `questions=True` each section also lists its questions as (a, b, c, d) tuples in
+    "correct_questions", "incorrect_questions" and "oov_questions" (skipped).
     """
     method = method.lower()
     if method not in _METHODS:
@@ -162,10 +165,11 @@ def evaluate_analogies(
     batch = max(1, _SCORE_BYTES // (4 * lookup.unit.shape[0]))
 
     sections = []
-    for name, questions in _parse_analogies(path):
-        ids = [[lookup.get(w) for w in words] for _, words in questions]
+    for name, questions_of in _parse_analogies(path):
+        ids = [[lookup.get(w) for w in words] for _, words in questions_of]
         known = np.array([q for q in ids if None not in q], dtype=np.int64).reshape(-1, 4)
         correct = 0
+        hits = np.zeros(known.shape[0], dtype=bool)
         if known.shape[0]:
             # One cosine table per section when it fits (sections reuse a few hundred words),
             # otherwise one per batch of questions.
@@ -179,13 +183,21 @@ def evaluate_analogies(
                 else:
                     g, i = _cosines(lookup.unit, part[:, :3], method)
                 best = _answer_batch(lookup, g, i, part[:, :3], method)
-                correct += int(np.count_nonzero(lookup.canonical[best] == part[:, 3]))
+                hits[start:start + batch] = lookup.canonical[best] == part[:, 3]
+        correct = int(np.count_nonzero(hits))
+        listed = {}
+        if questions:
+            answered = [tuple(words) for (_, words), q in zip(questions_of, ids) if None not in q]
+            listed = {"correct_questions": [q for q, h in zip(answered, hits) if h],
+                      "incorrect_questions": [q for q, h in zip(answered, hits) if not h],
+                      "oov_questions": [tuple(words) for (_, words), q in zip(questions_of, ids) if None in q]}
         sections.append({
             "section": name,
             "correct": correct,
             "total": int(known.shape[0]),
-            "questions": len(questions),
+            "questions": len(questions_of),
             "accuracy": correct / known.shape[0] if known.shape[0] else None,
+            **listed,
         })
 
     def summary(parts: list[dict[str, Any]]) -> dict[str, Any]:

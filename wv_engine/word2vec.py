@@ -161,20 +161,79 @@ class Word2Vec:
         self.vocab = vocab
         V = len(vocab)
         rng = np.random.default_rng(self.seed)
-        inp = rng.random((V, self.dim), dtype=np.float32)
-        inp -= 0.5
-        inp /= self.dim
         out_rows = max(V - 1, 1) if self.loss == "hs" else V
-        self.input_vectors = inp
+        self.input_vectors = self._initial_rows(rng, V)
         self.output_vectors = np.zeros((out_rows, self.dim), dtype=np.float32)
         self.epochs_trained = 0
         self.history = []
+        self._new_weights(corpus)
+        return self
+
+    def _initial_rows(self, rng: np.random.Generator, rows: int) -> np.ndarray:
+        """Input rows uniform in [-0.5/dim, 0.5/dim) (word2vec.c's initialisation)."""
+        inp = rng.random((rows, self.dim), dtype=np.float32)
+        inp -= 0.5
+        inp /= self.dim
+        return inp
+
+    def _new_weights(self, corpus: CorpusSource | None) -> None:
+        """Forgets what was built on the previous vocabulary and weights (core, encoded corpus,
+        Vectors view, schedule); `corpus` is what train() uses when given none."""
         self._core = None
         self._encoded = None
         self._encoded_source = None
         self._vectors = None
         self._pending_source = corpus
         self._schedule = None
+
+    def add_vocab(self, corpus: CorpusSource | None = None, *, vocab: Vocabulary | None = None,
+                  progress: bool | None = None) -> "Word2Vec":
+        """Adds the words of another corpus (or of a Vocabulary of new
+        counts) to a model that has one already, keeping what it learned:
+        the counts of known words grow by their new counts, words new to the
+        model (seen at least min_count times) join it with input rows
+        initialised as build_vocab does and zero output rows. The vocabulary
+        is re-sorted by count and the rows of both matrices follow their
+        words (with hierarchical softmax the tree is rebuilt from the new
+        counts: its inner-node rows are kept by index, new ones start at
+        zero). The next train() starts a new learning-rate schedule on the
+        corpus given here (or the one passed to it)."""
+        if self.vocab is None or self.input_vectors is None or self.output_vectors is None:
+            raise RuntimeError("add_vocab grows a model's vocabulary: call build_vocab first")
+        if vocab is None:
+            if corpus is None:
+                raise ValueError("add_vocab needs a corpus or a vocabulary")
+            vocab = Vocabulary.build(corpus, 1, self.max_vocab_size, threads=self.threads, progress=progress)
+        old = self.vocab
+        counts = dict(zip(old.words, old.counts.tolist()))
+        new_words = []
+        for w, c in zip(vocab.words, vocab.counts.tolist()):
+            if w in counts:
+                counts[w] += c
+            elif c >= self.min_count:
+                counts[w] = c
+                new_words.append(w)
+        words = old.words + new_words
+        order = sorted(range(len(words)), key=lambda i: -counts[words[i]])  # stable: ties keep their order
+        merged = Vocabulary([words[i] for i in order], [counts[words[i]] for i in order],
+                            total_tokens=old.total_tokens + vocab.total_tokens,
+                            distinct_words=max(old.distinct_words, len(words)))
+        if self.loss == "softmax" and len(merged) > SOFTMAX_MAX_VOCAB:
+            raise ValueError(f"loss='softmax' allows at most {SOFTMAX_MAX_VOCAB:,} words; this would make "
+                             f"{len(merged):,}")
+        V_old, V = len(old), len(merged)
+        rng = np.random.default_rng([self.seed, V_old])  # not the first rows' stream again
+        inp = np.concatenate([self.input_vectors, self._initial_rows(rng, V - V_old)])[order]
+        if self.loss == "hs":  # rows are inner tree nodes, not words
+            out = np.zeros((max(V - 1, 1), self.dim), dtype=np.float32)
+            keep = min(len(out), len(self.output_vectors))
+            out[:keep] = self.output_vectors[:keep]
+        else:
+            out = np.concatenate([self.output_vectors, np.zeros((V - V_old, self.dim), np.float32)])[order]
+        self.vocab = merged
+        self.input_vectors = np.ascontiguousarray(inp)
+        self.output_vectors = np.ascontiguousarray(out)
+        self._new_weights(corpus)
         return self
 
     def _make_core(self):
@@ -411,12 +470,14 @@ class Word2Vec:
         self._vectors_changed()
 
     # ---- saving the whole state -------------------------------------------
-    def save(self, path: str | os.PathLike) -> None:
+    def save(self, path: str | os.PathLike, extra: dict | None = None) -> None:
         """Writes the whole training state to one file in the native format
         (no pickle, atomic): both matrices, the vocabulary and its counts,
         the settings, the history and where the learning-rate schedule
         stands. Word2Vec.load continues from it exactly; load_vectors reads
-        the same file as the model's input vectors."""
+        the same file as the model's input vectors. `extra`: a
+        JSON-serialisable dict stored with it, given back by load as the
+        model's `saved_extra` (a layer's own settings)."""
         if self.vocab is None or self.input_vectors is None or self.output_vectors is None:
             raise RuntimeError("nothing to save: the model has no vocabulary yet")
         state = {"format": MODEL_FORMAT, "version": MODEL_VERSION, "config": self.config(),
@@ -424,6 +485,8 @@ class Word2Vec:
                  "schedule": self._schedule, "total_tokens": self.vocab.total_tokens,
                  "distinct_words": self.vocab.distinct_words}
         metadata = {**self.metadata(), "word2vec_state": state}
+        if extra is not None:
+            metadata["extra"] = extra
         formats.save_native(Vectors(self.vocab.words, self.input_vectors, self.vocab.counts), path,
                             metadata=metadata, sections={"output_vectors": self.output_vectors})
 
@@ -458,6 +521,7 @@ class Word2Vec:
                 schedule["corpus"] = None if corpus is None else {k: corpus[k] for k in (
                     "size", "head_sha256", "tail_sha256")}
             model._schedule = schedule
+            model.saved_extra = metadata.get("extra")
         except (KeyError, TypeError, ValueError) as exc:
             raise FormatError(path, f"damaged Word2Vec state: {exc}") from None
         return model

@@ -1,0 +1,22 @@
+"""A gensim 4 drop-in over wv_engine: change `from gensim.models import Word2Vec,
+KeyedVectors` to `from wv_engine.gensim import Word2Vec, KeyedVectors`.
+
+Word2Vec, KeyedVectors, LineSentence, Text8Corpus, PathLineSentences and
+CallbackAny2Vec take gensim 4's arguments (and defaults) and have its methods
+and attributes for what people use; training, vocabulary, files and queries
+are wv_engine's. Saved models and vectors use wv_engine's native format:
+gensim's pickles are not read (KeyedVectors.load_word2vec_format reads
+gensim's word2vec files, KeyedVectors.load_npy its .npy sidecars). Where a
+gensim argument has no equivalent it raises NotImplementedError or warns.
+docs/GENSIM.md lists the differences.
+
+`keyedvectors` and `word2vec` mirror gensim.models' modules of those names."""
+
+from . import keyedvectors, word2vec
+from .keyedvectors import REAL, KeyedVectors, pseudorandom_weak_vector
+from .word2vec import (RULE_DEFAULT, RULE_DISCARD, RULE_KEEP, CallbackAny2Vec, LineSentence, PathLineSentences,
+                       Text8Corpus, Word2Vec)
+
+__all__ = ["Word2Vec", "KeyedVectors", "LineSentence", "Text8Corpus", "PathLineSentences", "CallbackAny2Vec",
+           "REAL", "pseudorandom_weak_vector", "RULE_DEFAULT", "RULE_DISCARD", "RULE_KEEP", "keyedvectors",
+           "word2vec"]
