@@ -1,8 +1,8 @@
 """gensim's "Word2Vec Model" tutorial, run unchanged except for the import,
 with gensim and with wv_engine.gensim, timed; prints the speed ratio.
 
-    python benchmarks/gensim_tutorial.py [--corpus /tmp/wiki_medium.txt]
-    python benchmarks/gensim_tutorial.py --only wv_engine.gensim   # one side
+    python -m benchmarks.gensim_tutorial [--corpus /tmp/wiki_medium.txt]
+    python -m benchmarks.gensim_tutorial --only wv_engine.gensim   # one side
 
 The corpus is text8-style (one long line), read with Text8Corpus as
 gensim's docs do for text8; the analogy and word-pair files are the ones
@@ -18,8 +18,6 @@ import os
 import subprocess
 import sys
 import time
-
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # this checkout's wv_engine
 
 # The tutorial's code; IMPORT is the one line that differs.
 TUTORIAL = '''
@@ -95,7 +93,7 @@ def main() -> None:
         return
     results = {}
     for impl in IMPORTS:
-        out = subprocess.run([sys.executable, __file__, "--corpus", args.corpus, "--only", impl],
+        out = subprocess.run([sys.executable, "-m", "benchmarks.gensim_tutorial", "--corpus", args.corpus, "--only", impl],
                              check=True, capture_output=True, text=True).stdout
         print(f"---- {impl}\n" + "".join(l + "\n" for l in out.splitlines() if not l.startswith("RESULT ")))
         results[impl] = json.loads(next(l for l in out.splitlines() if l.startswith("RESULT "))[7:])
