@@ -46,13 +46,32 @@ wv_status wv_strtab_intern(wv_strtab *t, const char *s, int len, uint64_t h, int
  * memory held stays allocated for the words to come). */
 void wv_strtab_keep_at_least(wv_strtab *t, int64_t min_value);
 
+static inline void wv_prefetch(const void *p) {
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(p);
+#else
+    (void)p;
+#endif
+}
+
 /* Brings the slot where the search for hash h starts into cache. */
 static inline void wv_strtab_prefetch(const wv_strtab *t, uint64_t h) {
-#if defined(__GNUC__) || defined(__clang__)
-    __builtin_prefetch(&t->slots[(size_t)h & (t->n_slots - 1)]);
-#else
-    (void)t; (void)h;
-#endif
+    wv_prefetch(&t->slots[(size_t)h & (t->n_slots - 1)]);
+}
+
+/* The record of the first slot on h's probe path with hash h and length
+ * len (0 if none): the string's record unless two strings of that length
+ * share all 64 hash bits (the caller compares the bytes to be sure, and
+ * falls back to wv_strtab_find / wv_strtab_intern if they differ). Reads
+ * the slots only, so a batch of candidates can be prefetched before any
+ * record is read. */
+static inline size_t wv_strtab_candidate(const wv_strtab *t, uint64_t h, int len) {
+    size_t mask = t->n_slots - 1;
+    for (size_t k = (size_t)h & mask;; k = (k + 1) & mask) {
+        wv_slot slot = t->slots[k];
+        if (!slot.ref) return 0;
+        if (slot.hash == h && (int)(slot.ref & 0xffff) == len) return (size_t)(slot.ref >> 16);
+    }
 }
 
 /* Records, in insertion order: for (size_t r = WV_STRTAB_FIRST; r < t->arena_len; r = wv_strtab_next(t, r)). */

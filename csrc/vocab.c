@@ -57,15 +57,31 @@ static void prune(wv_counter *c) {
     c->prunes++;
 }
 
-/* Hashes the batch's tokens and prefetches the slot where each one's
- * search starts, in the table its hash chooses. */
-static void hash_batch(wv_token_batch *b, const wv_strtab *tables, int n_tables) {
+/* The first two passes over a batch: hashes (prefetching the slots where
+ * the searches start, in the table each hash chooses), then candidate
+ * records (prefetching them). */
+static void locate_batch(wv_token_batch *b, const wv_strtab *tables, int n_tables) {
     for (int i = 0; i < b->n; i++) {
         if (b->len[i] < 0) continue; /* a newline (encoder) */
         uint64_t h = wv_hash_bytes(b->word[i], b->len[i]);
         b->hash[i] = h;
         wv_strtab_prefetch(&tables[part_of(h, n_tables)], h);
     }
+    for (int i = 0; i < b->n; i++) {
+        if (b->len[i] < 0) continue;
+        const wv_strtab *t = &tables[part_of(b->hash[i], n_tables)];
+        size_t r = wv_strtab_candidate(t, b->hash[i], b->len[i]);
+        b->record[i] = r;
+        if (r) wv_prefetch(t->arena + r);
+    }
+}
+
+/* The value of token i of a located batch if its candidate record holds
+ * its bytes, else NULL (then look it up in full). */
+static inline int64_t *candidate_value(const wv_token_batch *b, int i, const wv_strtab *t) {
+    size_t r = b->record[i];
+    if (r && memcmp(wv_strtab_bytes(t, r), b->word[i], (size_t)b->len[i]) == 0) return wv_strtab_value(t, r);
+    return NULL;
 }
 
 /* Adds n to the count of a word (held or new) in c. */
@@ -79,9 +95,15 @@ static wv_status add_count(wv_counter *c, const char *w, int len, uint64_t h, in
 
 static void count_batch(wv_counter *c) {
     wv_token_batch *b = &c->batch;
-    hash_batch(b, c->parts, c->n_parts);
+    locate_batch(b, c->parts, c->n_parts);
+    int64_t prunes = c->prunes; /* a pruning moves records: candidates are then stale */
     for (int i = 0; i < b->n && !c->error; i++) {
         int inserted;
+        int64_t *count = prunes == c->prunes ? candidate_value(b, i, &c->parts[part_of(b->hash[i], c->n_parts)]) : NULL;
+        if (count) {
+            ++*count;
+            continue;
+        }
         if (add_count(c, b->word[i], b->len[i], b->hash[i], 1, &inserted)) {
             c->error = WV_ERR_NOMEM;
             break;
@@ -117,9 +139,14 @@ static wv_status add_table(wv_counter *c, const wv_strtab *t) {
             b.len[b.n] = wv_strtab_len(t, r);
             counts[b.n] = *wv_strtab_value(t, r);
         }
-        hash_batch(&b, c->parts, c->n_parts);
+        locate_batch(&b, c->parts, c->n_parts);
         for (int i = 0; i < b.n; i++) {
             int inserted;
+            int64_t *count = candidate_value(&b, i, &c->parts[part_of(b.hash[i], c->n_parts)]);
+            if (count) {
+                *count += counts[i];
+                continue;
+            }
             if (add_count(c, b.word[i], b.len[i], b.hash[i], counts[i], &inserted)) return WV_ERR_NOMEM;
         }
     }
@@ -272,14 +299,16 @@ wv_status wv_encoder_add(wv_encoder *e, const char *word, int len) {
 
 static void encode_batch(wv_encoder *e) {
     wv_token_batch *b = &e->batch;
-    hash_batch(b, &e->words, 1);
+    locate_batch(b, &e->words, 1);
     for (int i = 0; i < b->n; i++) {
         int32_t id;
         if (b->len[i] < 0) { /* a newline: a sentence end after a word */
             if (e->last_was_eos) continue;
             id = WV_EOS;
         } else {
-            const int64_t *v = wv_strtab_find(&e->words, b->word[i], b->len[i], b->hash[i]);
+            /* no candidate: not in the vocabulary (it does not change here) */
+            const int64_t *v = !b->record[i] ? NULL : candidate_value(b, i, &e->words);
+            if (b->record[i] && !v) v = wv_strtab_find(&e->words, b->word[i], b->len[i], b->hash[i]);
             if (!v) { e->oov++; continue; }
             id = (int32_t)*v;
         }

@@ -12,13 +12,16 @@
 #define WV_EOS (-1) /* sentence boundary in an encoded id stream */
 #define WV_TOKEN_BATCH 32
 
-/* Tokens collected by the tokenizer's callback and looked up together: all
- * hashed and their slots prefetched first, then counted or encoded in order. */
+/* Tokens collected by the tokenizer's callback and looked up together, in
+ * three passes over the batch so that memory latency overlaps: all hashed
+ * (their first slots prefetched), then each one's candidate record found
+ * in the slots (and prefetched), then counted or encoded in order. */
 typedef struct {
     int n;
     const char *word[WV_TOKEN_BATCH];
-    int len[WV_TOKEN_BATCH];
+    int len[WV_TOKEN_BATCH];     /* -1: a newline (encoder) */
     uint64_t hash[WV_TOKEN_BATCH];
+    size_t record[WV_TOKEN_BATCH]; /* wv_strtab_candidate */
 } wv_token_batch;
 
 /* Counts are the values of n_parts tables: a word goes to the one its
