@@ -92,6 +92,7 @@ int64_t *wv_strtab_find(const wv_strtab *t, const char *s, int len, uint64_t h) 
 }
 
 wv_status wv_strtab_intern(wv_strtab *t, const char *s, int len, uint64_t h, int64_t **value, int *inserted) {
+    if (len < 0 || len > WV_STRTAB_MAX_LEN) return WV_ERR_INVALID;
     size_t k = probe(t, s, len, h);
     if (t->slots[k].ref) {
         *inserted = 0;

@@ -32,6 +32,7 @@ typedef struct {
     int64_t n;           /* words held */
 } wv_strtab;
 
+#define WV_STRTAB_MAX_LEN 0xffff     /* the length is kept in a slot's low 16 bits */
 #define WV_STRTAB_FIRST ((size_t)8)   /* offset of the first record (0 marks an empty slot) */
 
 wv_status wv_strtab_init(wv_strtab *t, int64_t expected);
@@ -40,7 +41,8 @@ uint64_t wv_hash_bytes(const char *s, int len);
 /* The value of the string, or NULL. */
 int64_t *wv_strtab_find(const wv_strtab *t, const char *s, int len, uint64_t h);
 /* *value receives the string's value, a new 0 if it was not held
- * (*inserted: 1). WV_ERR_NOMEM: out of memory; the table stays valid. */
+ * (*inserted: 1). WV_ERR_NOMEM: out of memory; WV_ERR_INVALID: len is
+ * negative or above WV_STRTAB_MAX_LEN; the table stays valid. */
 wv_status wv_strtab_intern(wv_strtab *t, const char *s, int len, uint64_t h, int64_t **value, int *inserted);
 /* Keeps only the words whose value is >= min_value, in their order (the
  * memory held stays allocated for the words to come). */

@@ -288,6 +288,11 @@ wv_status wv_encoder_init(wv_encoder *e, int64_t n_words) {
 void wv_encoder_free(wv_encoder *e) { wv_strtab_free(&e->words); }
 
 wv_status wv_encoder_add(wv_encoder *e, const char *word, int len) {
+    /* longer than any token: it can never be met, so it only takes its id */
+    if (len > WV_MAX_TOKEN_BYTES) {
+        e->n_words++;
+        return WV_OK;
+    }
     int inserted;
     int64_t *id;
     wv_status rc = wv_strtab_intern(&e->words, word, len, wv_hash_bytes(word, len), &id, &inserted);

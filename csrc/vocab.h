@@ -89,7 +89,8 @@ typedef struct {
 
 wv_status wv_encoder_init(wv_encoder *e, int64_t n_words);
 /* Adds the next vocabulary word (ids are given in call order).
- * WV_ERR_DUPLICATE: the word was added before. */
+ * WV_ERR_DUPLICATE: the word was added before. A word longer than
+ * WV_MAX_TOKEN_BYTES (never a token) only takes its id. */
 wv_status wv_encoder_add(wv_encoder *e, const char *word, int len);
 void wv_encoder_free(wv_encoder *e);
 /* Encodes buf into out[0..cap); cap >= n + 2 always suffices. *written

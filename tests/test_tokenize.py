@@ -197,3 +197,10 @@ def test_encoder_batches_keep_sentence_ends_in_order():
         known = [int(w[1:]) for w in line if w.startswith(b"w")]
         expected += known + ([-1] if known else [])
     assert ids.tolist() == expected
+
+
+def test_encoder_takes_words_longer_than_any_token():
+    """A vocabulary word past MAX_TOKEN_BYTES (past what a table slot can
+    hold, even) can never be met, but keeps its place in the ids."""
+    enc = _tokenize.Encoder([b"x" * 70_000, b"a", b"y" * 2_000, b"b"])
+    assert enc.encode(b"b a x y\n", final=True).tolist() == [3, 1, -1]
