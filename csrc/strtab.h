@@ -21,8 +21,10 @@
 
 typedef struct {
     uint64_t hash;
-    uint64_t ref;        /* 0: empty; else record offset << 16 | byte length */
+    uint64_t ref;        /* record offset << 16 | byte length, or WV_SLOT_EMPTY */
 } wv_slot;
+
+#define WV_SLOT_EMPTY UINT64_MAX
 
 typedef struct {
     char *arena;         /* records (8-byte aligned): int64 value, int32 length, bytes */
@@ -33,7 +35,7 @@ typedef struct {
 } wv_strtab;
 
 #define WV_STRTAB_MAX_LEN 0xffff     /* the length is kept in a slot's low 16 bits */
-#define WV_STRTAB_FIRST ((size_t)8)   /* offset of the first record (0 marks an empty slot) */
+#define WV_STRTAB_FIRST ((size_t)8)   /* offset of the first record (0: no record) */
 
 wv_status wv_strtab_init(wv_strtab *t, int64_t expected);
 void wv_strtab_free(wv_strtab *t);
@@ -71,7 +73,7 @@ static inline size_t wv_strtab_candidate(const wv_strtab *t, uint64_t h, int len
     size_t mask = t->n_slots - 1;
     for (size_t k = (size_t)h & mask;; k = (k + 1) & mask) {
         wv_slot slot = t->slots[k];
-        if (!slot.ref) return 0;
+        if (slot.ref == WV_SLOT_EMPTY) return 0;
         if (slot.hash == h && (int)(slot.ref & 0xffff) == len) return (size_t)(slot.ref >> 16);
     }
 }
