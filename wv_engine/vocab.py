@@ -81,9 +81,11 @@ class Vocabulary:
         max_vocab_size with threads = T > 1 (a large plain file): each thread
         counts its byte range (the file cut in T near-equal ranges at
         whitespace) with word2vec.c's pruning at max_vocab_size // T distinct
-        words (at least 1), then the T counts are added up. So at most
-        max_vocab_size words are held at any time, all threads together, and
-        the result depends only on the file and T, never on scheduling. A
+        words (at least 1), then the T counts are added up, one slice of
+        the words per thread. So the threads hold about max_vocab_size words
+        together while counting (each one word more just before it prunes),
+        the merged count at most max_vocab_size, and the result depends only
+        on the file and T, never on scheduling. A
         reported count is a lower bound of the true count: each range loses
         at most what its prunings dropped. A word is exact when no thread
         ever pruned it, e.g. when within every range its running count stays
