@@ -40,7 +40,7 @@ static void append_partial(wv_tokenizer *t, const char *s, size_t n) {
         t->overflowed = 1;
         n = room;
     }
-    memcpy(t->partial + t->partial_len, s, n);
+    memcpy(t->partial[t->cur] + t->partial_len, s, n);
     t->partial_len += (int)n;
 }
 
@@ -53,7 +53,7 @@ void wv_tokenize(wv_tokenizer *t, const char *buf, size_t n, int final,
         while (j < n && !is_space((unsigned char)buf[j])) j++;
         append_partial(t, buf, j);
         if (j == n && !final) return; /* still inside the token */
-        emit(t, t->partial, t->partial_len, on_token, ctx);
+        emit(t, t->partial[t->cur], t->partial_len, on_token, ctx);
         t->partial_len = 0;
         t->in_token = 0;
         i = j;
@@ -74,6 +74,7 @@ void wv_tokenize(wv_tokenizer *t, const char *buf, size_t n, int final,
         if (i == n && !final) { /* token may continue in the next chunk */
             t->in_token = 1;
             t->partial_len = 0;
+            t->cur ^= 1;
             append_partial(t, buf + start, len);
             return;
         }
@@ -84,7 +85,7 @@ void wv_tokenize(wv_tokenizer *t, const char *buf, size_t n, int final,
         emit(t, buf + start, (int)len, on_token, ctx);
     }
     if (final && t->in_token) {
-        emit(t, t->partial, t->partial_len, on_token, ctx);
+        emit(t, t->partial[t->cur], t->partial_len, on_token, ctx);
         t->partial_len = 0;
         t->in_token = 0;
     }

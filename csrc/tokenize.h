@@ -11,12 +11,18 @@
 
 #define WV_MAX_TOKEN_BYTES 1024
 
+/* word[0..len) stays readable until wv_tokenize returns (a consumer may
+ * collect a batch of tokens and look them up together). */
 typedef void (*wv_token_fn)(void *ctx, const char *word, int len);
 typedef void (*wv_newline_fn)(void *ctx);
 
 typedef struct {
-    char partial[WV_MAX_TOKEN_BYTES];
+    /* the token carried over from the previous chunk; two buffers, so that
+     * the one emitted at the start of a call stays readable while the next
+     * carry-over is collected in the other */
+    char partial[2][WV_MAX_TOKEN_BYTES];
     int partial_len;
+    int cur;             /* the buffer in use */
     int in_token;        /* the previous chunk ended inside a token */
     int overflowed;      /* the current token passed WV_MAX_TOKEN_BYTES */
     int64_t tokens;      /* tokens emitted */

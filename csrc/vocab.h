@@ -10,45 +10,87 @@
 #include "tokenize.h"
 
 #define WV_EOS (-1) /* sentence boundary in an encoded id stream */
+#define WV_TOKEN_BATCH 32
 
+/* Tokens collected by the tokenizer's callback and looked up together, in
+ * three passes over the batch so that memory latency overlaps: all hashed
+ * (their first slots prefetched), then each one's candidate record found
+ * in the slots (and prefetched), then counted or encoded in order. */
 typedef struct {
-    wv_strtab words;
-    int64_t *counts;
-    int64_t counts_cap;
-    int64_t max_size;      /* prune when more distinct words than this (0 = never) */
+    int n;
+    const char *word[WV_TOKEN_BATCH];
+    int len[WV_TOKEN_BATCH];     /* -1: a newline (encoder) */
+    uint64_t hash[WV_TOKEN_BATCH];
+    size_t record[WV_TOKEN_BATCH]; /* wv_strtab_candidate */
+} wv_token_batch;
+
+/* Counts are the values of n_parts tables: a word goes to the one its
+ * hash's high bits choose, so that counters of parts of one corpus merge
+ * table by table on as many threads (wv_counter_absorb_part). */
+typedef struct {
+    wv_strtab *parts;
+    int n_parts;
+    int64_t max_size;      /* prune when more distinct words than this are held (0 = never) */
     int64_t min_reduce;    /* next pruning drops counts <= min_reduce */
     int64_t prunes;
     wv_status error;       /* WV_ERR_NOMEM once memory ran out */
     wv_tokenizer tok;
+    wv_token_batch batch;
 } wv_counter;
 
-wv_status wv_counter_init(wv_counter *c, int64_t max_size);
+/* A word and its count, as wv_counter_sorted lists them; word points into
+ * the counter (good until it is fed, merged or freed). */
+typedef struct {
+    const char *word;
+    int64_t count;
+    int32_t len;
+} wv_word_count;
+
+/* n_parts >= 1 (WV_ERR_INVALID otherwise). */
+wv_status wv_counter_init(wv_counter *c, int64_t max_size, int n_parts);
 void wv_counter_free(wv_counter *c);
 /* WV_ERR_NOMEM: memory ran out (the counter must then be freed). */
 wv_status wv_counter_feed(wv_counter *c, const char *buf, size_t n, int final);
+/* Distinct words held, and the largest count (0 when empty). */
+int64_t wv_counter_distinct(const wv_counter *c);
+int64_t wv_counter_max_count(const wv_counter *c);
 /* Adds from's counts (and token totals) into `into`, for counting parts of
  * one corpus on several threads. Exact only without pruning, so refused
  * (WV_ERR_INVALID) when either counter has a max_size; WV_ERR_NOMEM if
  * memory ran out, now or while either counter was fed. */
 wv_status wv_counter_merge(wv_counter *into, const wv_counter *from);
-/* Indices of entries with count >= min_count, sorted by count descending and
- * then by bytes ascending (a deterministic order): *out (malloc'ed) receives
- * *n of them. */
-wv_status wv_counter_sorted(const wv_counter *c, int64_t min_count, int64_t **out, int64_t *n);
+/* The parallel merge, one call per part p (calls for different p may run
+ * at once): into's table p (empty) becomes the union of table p of the k
+ * counters `from`, counts added up. The largest of those tables is taken
+ * over rather than copied (it is left empty in its counter). All must have
+ * into's n_parts (WV_ERR_INVALID otherwise); counters that pruned are
+ * merged too (their counts are then lower bounds: the caller says so).
+ * WV_ERR_NOMEM: into must then be freed. Writes nothing but into's table p
+ * and the tables taken over. */
+wv_status wv_counter_absorb_part(wv_counter *into, wv_counter *const *from, int k, int p);
+/* After the absorbs: adds from's token totals and prunes into `into`, and
+ * raises its min_reduce to from's. */
+void wv_counter_add_totals(wv_counter *into, const wv_counter *from);
+/* The words with count >= min_count, sorted by count descending and then by
+ * bytes ascending (a deterministic order): *out (malloc'ed) receives *n. */
+wv_status wv_counter_sorted(const wv_counter *c, int64_t min_count, wv_word_count **out, int64_t *n);
 
 typedef struct {
-    wv_strtab words;       /* id = insertion index */
+    wv_strtab words;       /* value = id (the order words were added in) */
+    int64_t n_words;
     int32_t *out;          /* caller's buffer for this feed */
     int64_t out_len, out_cap;
     int64_t oov;           /* tokens not in the vocabulary */
     int last_was_eos;      /* suppress repeated / leading boundaries */
     wv_status error;       /* WV_ERR_OVERFLOW: out_cap was too small */
     wv_tokenizer tok;
+    wv_token_batch batch;
 } wv_encoder;
 
 wv_status wv_encoder_init(wv_encoder *e, int64_t n_words);
 /* Adds the next vocabulary word (ids are given in call order).
- * WV_ERR_DUPLICATE: the word was added before. */
+ * WV_ERR_DUPLICATE: the word was added before. A word longer than
+ * WV_MAX_TOKEN_BYTES (never a token) only takes its id. */
 wv_status wv_encoder_add(wv_encoder *e, const char *word, int len);
 void wv_encoder_free(wv_encoder *e);
 /* Encodes buf into out[0..cap); cap >= n + 2 always suffices. *written

@@ -187,10 +187,56 @@ def test_counting_on_several_threads_gives_the_one_pass_vocabulary(tmp_path, mon
         assert many.words == one.words
         np.testing.assert_array_equal(many.counts, one.counts)
         assert (many.total_tokens, many.distinct_words) == (one.total_tokens, one.distinct_words)
-    # pruning depends on the order words arrive in: counted in one pass, as before
-    pruned_one = Vocabulary.build(str(path), min_count=1, max_vocab_size=60)
-    pruned_many = Vocabulary.build(str(path), min_count=1, max_vocab_size=60, threads=4)
-    assert pruned_many.words == pruned_one.words and pruned_many.distinct_words == pruned_one.distinct_words
+
+
+def _word2vec_c_pruned_counts(tokens, max_size):
+    """word2vec.c's counting with ReduceVocab, in Python: the model the C
+    counter follows on each byte range."""
+    counts, min_reduce = {}, 1
+    for t in tokens:
+        counts[t] = counts.get(t, 0) + 1
+        if len(counts) > max_size:
+            counts = {w: n for w, n in counts.items() if n > min_reduce}
+            min_reduce += 1
+    return counts
+
+
+@pytest.mark.parametrize("threads", [2, 3, 4])
+def test_pruning_on_several_threads(tmp_path, monkeypatch, threads):
+    """max_vocab_size with threads: each byte range is pruned as word2vec.c
+    prunes at max_vocab_size // threads words, then the counts add up. So
+    at most max_vocab_size words are held, every count is a lower bound,
+    the frequent words (on every line) are exact, and the result is the
+    same at every run."""
+    import collections
+
+    import wv_engine.corpus as corpus_module
+    from wv_engine.shards import iter_shard, make_shards
+    from wv_engine.wordcount import count_corpus
+
+    monkeypatch.setattr(corpus_module, "PARALLEL_MIN_BYTES", 0)
+    rng = np.random.default_rng(threads)
+    frequent = [f"f{i}" for i in range(8)]
+    lines = [" ".join(frequent + [f"r{rng.integers(5000)}" for _ in range(rng.integers(1, 12))])
+             for _ in range(3000)]
+    path = tmp_path / "c.txt"
+    path.write_text("\n".join(lines) + "\n")
+    truth = collections.Counter(path.read_bytes().split())
+    limit = 200
+    counter = count_corpus(str(path), limit, threads)
+    assert counter.prunes > 0 and counter.distinct <= limit and counter.parts == threads
+    model = collections.Counter()
+    for shard in make_shards(str(path), threads):
+        model.update(_word2vec_c_pruned_counts(b"".join(iter_shard(shard)).split(), limit // threads))
+    words, counts = counter.sorted_words(1)
+    assert dict(zip(words, counts.tolist())) == dict(model)
+    assert all(n <= truth[w] for w, n in zip(words, counts.tolist()))
+    vocab = Vocabulary.build(str(path), min_count=1, max_vocab_size=limit, threads=threads)
+    assert {w: int(n) for w, n in zip(vocab.words, vocab.counts) if w in frequent} == \
+        {w: truth[w.encode()] for w in frequent}
+    assert vocab.total_tokens == sum(truth.values()) and vocab.distinct_words == counter.distinct
+    again = Vocabulary.build(str(path), min_count=1, max_vocab_size=limit, threads=threads)
+    assert again.words == vocab.words and again.counts.tolist() == vocab.counts.tolist()
 
 
 def test_counters_that_prune_are_not_merged():

@@ -113,3 +113,94 @@ print(after - before)
     r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert int(r.stdout) < 4 * 1024  # KiB: less than 4 MiB of growth for 512 MiB of input
+
+
+def _messy_bytes(rng, n_tokens):
+    """Tokens that stress the sorted selection: shared 8-byte prefixes,
+    NUL and high bytes, invalid UTF-8, lengths around 8 and up to the cap."""
+    stems = [b"", b"a", b"abcdefgh", b"abcdefg", b"abcdefghi", b"\x00", b"\xff\xfe", b"caf\xc3\xa9", b"\x80" * 9]
+    tokens = []
+    for _ in range(n_tokens):
+        stem = stems[rng.integers(len(stems))]
+        tail = bytes(rng.integers(0, 256, rng.integers(0, 4)).tolist())
+        tok = (stem + tail).translate(None, b" \t\n\r\v\f") or b"x"
+        if rng.random() < 0.01:  # a few past the 1,024-byte cap (ASCII: cut exactly there)
+            tok = b"L" * int(rng.integers(1000, 1100)) + tok.hex().encode()
+        tokens.append(tok)
+    seps = [b" ", b"\n", b"\t", b"  ", b"\r\n"]
+    return b"".join(t + seps[rng.integers(len(seps))] for t in tokens)
+
+
+def _python_sorted(counts: collections.Counter, min_count: int):
+    kept = [(w, n) for w, n in counts.items() if n >= min_count]
+    kept.sort(key=lambda wn: (-wn[1], wn[0]))
+    return [w for w, _ in kept], [n for _, n in kept]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_min_count_selection_in_c_equals_python(seed):
+    """sorted_words(min_count) against Python's sort of Python's counts, for
+    every min_count up to past the largest count; distinct and max_count."""
+    rng = np.random.default_rng(seed)
+    text = _messy_bytes(rng, 20_000)
+    c = _tokenize.WordCounter()
+    c.feed(text, final=True)
+    truth = collections.Counter(w[:_tokenize.MAX_TOKEN_BYTES] for w in text.split())
+    assert c.truncated > 0 and c.distinct == len(truth) and c.max_count == max(truth.values())
+    for min_count in (1, 2, 3, 5, 17, 100, max(truth.values()), max(truth.values()) + 1):
+        words, counts = c.sorted_words(min_count)
+        assert (words, counts.tolist()) == _python_sorted(truth, min_count)
+
+
+def test_large_vocabulary_grows_tables_and_merges_by_part():
+    """300,000 distinct words (every table grows many times) counted in 5
+    pieces into 4 parts, merged part by part: the counts one counter gives,
+    and Python's; the counters taken over are left consistent."""
+    from wv_engine.wordcount import count_chunks, merge_counters
+
+    rng = np.random.default_rng(3)
+    ids = np.minimum(rng.zipf(1.3, 900_000), 299_999)
+    ids[:300_000] = np.arange(300_000)  # every id at least once
+    rng.shuffle(ids)
+    tokens = [b"w%x" % i for i in ids.tolist()]
+    pieces = [b" ".join(tokens[i::5]) + b"\n" for i in range(5)]
+    one = count_chunks(pieces)
+    counters = [count_chunks([p[:len(p) // 2], p[len(p) // 2:]], parts=4) for p in pieces]
+    merged = merge_counters(counters)
+    assert merged.parts == 4 and merged.distinct == one.distinct == 300_000
+    assert (merged.tokens, merged.newlines, merged.max_count) == (one.tokens, one.newlines, one.max_count)
+    words, counts = merged.sorted_words(1)
+    assert (words, counts.tolist()) == _python_sorted(collections.Counter(tokens), 1)
+    w1, c1 = one.sorted_words(2)
+    w2, c2 = merged.sorted_words(2)
+    assert w1 == w2 and c1.tolist() == c2.tolist()
+    assert sum(c.distinct for c in counters) < 300_000 * 5  # some tables were taken over
+    totals = dict(zip(words, counts.tolist()))
+    for c in counters:  # what was not taken over is still there and consistent
+        sub_words, sub_counts = c.sorted_words(1)
+        assert len(sub_words) == c.distinct
+        assert all(totals[w] >= n for w, n in zip(sub_words, sub_counts.tolist()))
+
+
+def test_encoder_batches_keep_sentence_ends_in_order():
+    """Tokens are looked up a batch at a time: ids and sentence ends still
+    come out in text order, across batch and chunk boundaries."""
+    words = [b"w%d" % i for i in range(100)]
+    enc = _tokenize.Encoder(words)
+    rng = np.random.default_rng(0)
+    lines = [[b"w%d" % i if i < 100 else b"x%d" % i for i in rng.integers(0, 130, rng.integers(0, 80))]
+             for _ in range(300)]
+    text = b"\n".join(b" ".join(line) for line in lines) + b"\n"
+    ids = np.concatenate([enc.encode(text[i:i + 997]) for i in range(0, len(text), 997)] + [enc.encode(b"", final=True)])
+    expected = []
+    for line in lines:
+        known = [int(w[1:]) for w in line if w.startswith(b"w")]
+        expected += known + ([-1] if known else [])
+    assert ids.tolist() == expected
+
+
+def test_encoder_takes_words_longer_than_any_token():
+    """A vocabulary word past MAX_TOKEN_BYTES (past what a table slot can
+    hold, even) can never be met, but keeps its place in the ids."""
+    enc = _tokenize.Encoder([b"x" * 70_000, b"a", b"y" * 2_000, b"b"])
+    assert enc.encode(b"b a x y\n", final=True).tolist() == [3, 1, -1]

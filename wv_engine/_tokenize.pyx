@@ -4,7 +4,7 @@ token ids. Bytes in, numpy arrays out; the GIL is released while C works."""
 
 import numpy as np
 from libc.stdint cimport int32_t, int64_t
-from libc.stdlib cimport free
+from libc.stdlib cimport free, malloc
 
 include "_status.pxi"
 
@@ -17,32 +17,30 @@ cdef extern from "tokenize.h":
     int WV_MAX_TOKEN_BYTES
 
 
-cdef extern from "strtab.h":
-    ctypedef struct wv_strtab:
-        char *arena
-        size_t *offset
-        int32_t *length
-        int64_t n
-
-
 cdef extern from "vocab.h":
     ctypedef struct wv_counter:
-        wv_strtab words
-        int64_t *counts
         int64_t max_size
         int64_t min_reduce
         int64_t prunes
+        int n_parts
         wv_tokenizer tok
+    ctypedef struct wv_word_count:
+        const char *word
+        int64_t count
+        int32_t len
     ctypedef struct wv_encoder:
-        wv_strtab words
         int64_t oov
         wv_tokenizer tok
         int last_was_eos
-    wv_status wv_counter_init(wv_counter *c, int64_t max_size) nogil
+    wv_status wv_counter_init(wv_counter *c, int64_t max_size, int n_parts) nogil
     void wv_counter_free(wv_counter *c) nogil
     wv_status wv_counter_feed(wv_counter *c, const char *buf, size_t n, int final) nogil
+    int64_t wv_counter_distinct(const wv_counter *c) nogil
+    int64_t wv_counter_max_count(const wv_counter *c) nogil
     wv_status wv_counter_merge(wv_counter *into, const wv_counter *other) nogil
-    wv_status wv_counter_sorted(const wv_counter *c, int64_t min_count, int64_t **out, int64_t *n) nogil
+    wv_status wv_counter_absorb_part(wv_counter *into, wv_counter **src, int k, int p) nogil
+    void wv_counter_add_totals(wv_counter *into, const wv_counter *src) nogil
+    wv_status wv_counter_sorted(const wv_counter *c, int64_t min_count, wv_word_count **out, int64_t *n) nogil
     wv_status wv_encoder_init(wv_encoder *e, int64_t n_words) nogil
     wv_status wv_encoder_add(wv_encoder *e, const char *word, int length) nogil
     void wv_encoder_free(wv_encoder *e) nogil
@@ -57,12 +55,14 @@ cdef class WordCounter:
     """Counts whitespace-separated byte tokens fed in chunks of any size.
 
     max_size > 0 prunes rare words whenever more distinct words than that are
-    held (word2vec.c's ReduceVocab), bounding memory on huge corpora."""
+    held (word2vec.c's ReduceVocab), bounding memory on huge corpora.
+    parts: the number of tables the words are spread over (by hash), so that
+    counters of parts of one corpus merge on that many threads (absorb_part)."""
     cdef wv_counter c
     cdef bint ready
 
-    def __cinit__(self, int64_t max_size=0):
-        raise_for(wv_counter_init(&self.c, max_size), "the word counter")
+    def __cinit__(self, int64_t max_size=0, int parts=1):
+        raise_for(wv_counter_init(&self.c, max_size, parts), "the word counter")
         self.ready = True
 
     def __dealloc__(self):
@@ -76,7 +76,7 @@ cdef class WordCounter:
         cdef wv_status rc
         with nogil:
             rc = wv_counter_feed(&self.c, p, n, final)
-        raise_for(rc, f"counting words ({self.c.words.n:,} distinct so far); "
+        raise_for(rc, f"counting words ({self.distinct:,} distinct so far); "
                       "set max_vocab_size to prune rare words while counting")
 
     def merge(self, WordCounter other not None):
@@ -86,25 +86,52 @@ cdef class WordCounter:
         with nogil:
             rc = wv_counter_merge(&self.c, &other.c)
         raise_for(rc, {WV_ERR_INVALID: "counters that prune (max_size > 0) cannot be merged exactly",
-                       WV_ERR_NOMEM: f"merging word counts ({self.c.words.n:,} distinct)"})
+                       WV_ERR_NOMEM: f"merging word counts ({self.distinct:,} distinct)"})
+
+    def absorb_part(self, counters, int part):
+        """Makes this (new, empty) counter's table `part` the union of that
+        table of every counter in `counters` (fed to their end, all with
+        this one's number of parts), counts added up; the largest is taken
+        over, not copied. Calls for different parts may run on different
+        threads at once (the GIL is released); then add_totals."""
+        cdef int k = len(counters), i
+        cdef wv_status rc
+        cdef WordCounter other
+        cdef wv_counter **src = <wv_counter **>malloc(max(k, 1) * sizeof(wv_counter *))
+        if src == NULL:
+            raise MemoryError("merging word counts")
+        try:
+            for i in range(k):
+                other = counters[i]
+                src[i] = &other.c
+            with nogil:
+                rc = wv_counter_absorb_part(&self.c, src, k, part)
+        finally:
+            free(src)
+        raise_for(rc, {WV_ERR_INVALID: "absorb_part: counters with another number of parts, or a part already filled",
+                       WV_ERR_NOMEM: f"merging word counts (part {part})"})
+
+    def add_totals(self, WordCounter other not None):
+        """Adds other's token totals and prunes to this counter's (after absorb_part)."""
+        wv_counter_add_totals(&self.c, &other.c)
 
     def sorted_words(self, int64_t min_count=1):
         """(words as bytes, counts) of words seen >= min_count times, by count
         descending, ties by bytes ascending."""
-        cdef int64_t *order = NULL
-        cdef int64_t n = 0, i, j
+        cdef wv_word_count *order = NULL
+        cdef int64_t n = 0, i
+        cdef int64_t[::1] cv
         cdef wv_status rc
         with nogil:
             rc = wv_counter_sorted(&self.c, min_count, &order, &n)
         raise_for(rc, "sorting the vocabulary")
         try:
             counts = np.empty(n, dtype=np.int64)
-            words = []
+            cv = counts
+            words = [None] * n
             for i in range(n):
-                j = order[i]
-                words.append(self.c.words.arena[self.c.words.offset[j]:
-                                                self.c.words.offset[j] + self.c.words.length[j]])
-                counts[i] = self.c.counts[j]
+                words[i] = order[i].word[:order[i].len]
+                cv[i] = order[i].count
         finally:
             free(order)
         return words, counts
@@ -126,7 +153,16 @@ cdef class WordCounter:
     @property
     def distinct(self):
         """Distinct words held now (after pruning)."""
-        return self.c.words.n
+        return wv_counter_distinct(&self.c)
+
+    @property
+    def max_count(self):
+        """The largest count (0 before any word)."""
+        return wv_counter_max_count(&self.c)
+
+    @property
+    def parts(self):
+        return self.c.n_parts
 
     @property
     def prunes(self):

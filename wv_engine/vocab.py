@@ -75,9 +75,27 @@ class Vocabulary:
         of rare words become approximate, as in word2vec.c); max_final_vocab
         raises min_count just enough to keep at most that many words.
         threads > 1 counts byte ranges of a large uncompressed file at once
-        and adds the counts up (exact; not with max_vocab_size, whose pruning
-        depends on the order words come in). progress shows bytes read,
-        bytes/s and an ETA."""
+        and adds the counts up (exact without max_vocab_size). progress shows
+        bytes read, bytes/s and an ETA.
+
+        max_vocab_size with threads = T > 1 (a large plain file): each thread
+        counts its byte range (the file cut in T near-equal ranges at
+        whitespace) with word2vec.c's pruning at max_vocab_size // T distinct
+        words (at least 1), then the T counts are added up, one slice of
+        the words per thread. So the threads hold about max_vocab_size words
+        together while counting (each one word more just before it prunes),
+        the merged count at most max_vocab_size, and the result depends only
+        on the file and T, never on scheduling. A
+        reported count is a lower bound of the true count: each range loses
+        at most what its prunings dropped. A word is exact when no thread
+        ever pruned it, e.g. when within every range its running count stays
+        above the bar of each pruning there (1, 2, ... up to that range's
+        number of prunings): frequent words spread over the corpus are exact.
+        One pass (threads=1, or a compressed file) prunes at max_vocab_size
+        as word2vec.c does, so the two can differ among the rare words.
+
+        Only the words kept (count >= min_count) leave C; distinct_words
+        and the messages come from the counter's totals."""
         _check_limits(min_count, max_vocab_size, max_final_vocab)
         if client is not None:
             raw_words, counts, tokens, distinct = scaleout.count_words(client, corpus, max_vocab_size)
@@ -85,18 +103,24 @@ class Vocabulary:
             counter = count_corpus(corpus, max_vocab_size, threads, progress)
             if counter.tokens == 0:
                 raise CorpusError(f"the corpus has no words: {describe(corpus)}")
-            raw_words, counts = counter.sorted_words(1)
-            tokens, distinct = counter.tokens, (len(raw_words) if counter.prunes == 0 else None)
+            raw_words, counts = counter.sorted_words(min_count)
+            held = counter.distinct
+            return cls.from_counts(raw_words, counts, counter.tokens, held if counter.prunes == 0 else None,
+                                   min_count, max_final_vocab, held=held, most_frequent=counter.max_count)
         return cls.from_counts(raw_words, counts, tokens, distinct, min_count, max_final_vocab)
 
     @classmethod
     def from_counts(cls, raw_words: Sequence[bytes], counts: np.ndarray, total_tokens: int,
                     distinct_words: int | None, min_count: int = 5,
-                    max_final_vocab: int | None = None) -> "Vocabulary":
+                    max_final_vocab: int | None = None, *, held: int | None = None,
+                    most_frequent: int | None = None) -> "Vocabulary":
         """The vocabulary from raw counts sorted as `build` sorts them (count
         descending, ties by bytes ascending): min_count drops rarer words,
         max_final_vocab raises min_count just enough to keep at most that
-        many. distinct_words None: unknown (counting pruned words)."""
+        many. distinct_words None: unknown (counting pruned words).
+        raw_words may stop at the words seen >= min_count times when held
+        (the number of distinct words counted) and most_frequent (the
+        largest count) are given for the rest."""
         _check_limits(min_count, None, max_final_vocab)
         counts = np.asarray(counts, dtype=np.int64)
         keep = counts >= min_count
@@ -104,12 +128,15 @@ class Vocabulary:
             # the smallest min_count that leaves at most max_final_vocab words
             keep &= counts > counts[max_final_vocab]
         n = int(keep.sum())  # counts are sorted, so kept words are a prefix
+        if held is None:
+            held = len(raw_words)
         if n == 0:
+            top = most_frequent if most_frequent is not None else int(counts[0])
             raise ValueError(
-                f"min_count={min_count} left no words: the corpus has {len(raw_words):,} distinct "
-                f"words, the most frequent seen {int(counts[0]):,} times; lower min_count")
+                f"min_count={min_count} left no words: the corpus has {held:,} distinct "
+                f"words, the most frequent seen {top:,} times; lower min_count")
         return cls([_to_str(w) for w in raw_words[:n]], counts[:n], total_tokens=total_tokens,
-                   distinct_words=distinct_words if distinct_words is not None else len(raw_words))
+                   distinct_words=distinct_words if distinct_words is not None else held)
 
     def __len__(self) -> int:
         return len(self.words)
