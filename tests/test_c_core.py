@@ -47,3 +47,10 @@ def test_external_sort_sums_spills_and_frees_everything(tmp_path):
     out, spill = run_sanitized(tmp_path, "extsort_test", ("extsort.c",))
     assert out.rstrip().endswith("ok")
     assert os.listdir(spill) == []
+
+
+def test_word_counter_merges_by_part_and_frees_everything(tmp_path):
+    """One counter against four counters of four parts merged part by part on
+    four threads (200,000 distinct words), then pruning and encoding."""
+    out, _ = run_sanitized(tmp_path, "counter_leaks", ("vocab.c", "strtab.c", "tokenize.c"))
+    assert "200000 distinct" in out and ": same" in out and "pruned" in out

@@ -208,3 +208,14 @@ def test_native_sections_inside_the_header_and_deep_nesting_are_refused(tmp_path
     (tmp_path / "deep.wv").write_bytes(data[:12] + struct.pack("<I", len(nested)) + nested)
     with pytest.raises(FormatError, match="nested too deeply|damaged JSON header"):
         load_vectors(tmp_path / "deep.wv")
+
+
+def test_a_tiny_max_vocab_size_is_a_clear_error_and_pruned_counts_say_so(corpus, tmp_path, capsys):
+    for command in ("word2vec", "glove", "svd"):
+        assert main([command, corpus, "-o", str(tmp_path / "o.txt"), "--max-vocab-size", "1", "--quiet",
+                     "--min-count", "1"]) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "max_vocab_size=1 pruned away every word" in err
+    assert main(["word2vec", corpus, "-o", str(tmp_path / "v.bin"), "--max-vocab-size", "30", "--min-count", "1",
+                 "--dim", "4", "--epochs", "1", "--threads", "1"]) == 0
+    assert "at least" in capsys.readouterr().err  # not the number held presented as the corpus's

@@ -497,7 +497,9 @@ def run_word2vec(args) -> int:
         vocab = model.vocab
         count_seconds = time.perf_counter() - started
         _say(args, f"vocabulary: {len(vocab):,} words (min_count {model.min_count}) of "
-                   f"{vocab.distinct_words:,} distinct; {vocab.total_tokens:,} tokens ({count_seconds:.1f} s)")
+                   + (f"at least {vocab.distinct_words:,} distinct (rare words pruned while counting)"
+                      if vocab.pruned else f"{vocab.distinct_words:,} distinct")
+                   + f"; {vocab.total_tokens:,} tokens ({count_seconds:.1f} s)")
         if args.save_vocab:
             vocab.save(args.save_vocab)
         t0 = time.perf_counter()

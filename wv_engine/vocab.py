@@ -61,6 +61,9 @@ class Vocabulary:
             raise ValueError("duplicate words in the vocabulary")
         self.total_tokens = int(total_tokens) if total_tokens is not None else int(counts.sum())
         self.distinct_words = int(distinct_words) if distinct_words is not None else len(words)
+        # True when counting pruned rare words (max_vocab_size): distinct_words
+        # is then the number held at the end, a lower bound of the corpus's.
+        self.pruned = False
 
     @classmethod
     def build(cls, corpus: CorpusSource, min_count: int = 5, max_vocab_size: int | None = None,
@@ -105,9 +108,18 @@ class Vocabulary:
                 raise CorpusError(f"the corpus has no words: {describe(corpus)}")
             raw_words, counts = counter.sorted_words(min_count)
             held = counter.distinct
-            return cls.from_counts(raw_words, counts, counter.tokens, held if counter.prunes == 0 else None,
-                                   min_count, max_final_vocab, held=held, most_frequent=counter.max_count)
-        return cls.from_counts(raw_words, counts, tokens, distinct, min_count, max_final_vocab)
+            if counter.prunes and not len(raw_words):
+                raise ValueError(
+                    f"max_vocab_size={max_vocab_size:,} pruned away every word seen at least {min_count} "
+                    f"time(s) ({held:,} distinct words left of {counter.tokens:,} tokens): pruning drops the "
+                    "rarest words whenever more than max_vocab_size are held; raise max_vocab_size")
+            vocab = cls.from_counts(raw_words, counts, counter.tokens, held if counter.prunes == 0 else None,
+                                    min_count, max_final_vocab, held=held, most_frequent=counter.max_count)
+            vocab.pruned = counter.prunes > 0
+            return vocab
+        vocab = cls.from_counts(raw_words, counts, tokens, distinct, min_count, max_final_vocab)
+        vocab.pruned = distinct is None
+        return vocab
 
     @classmethod
     def from_counts(cls, raw_words: Sequence[bytes], counts: np.ndarray, total_tokens: int,
