@@ -9,12 +9,19 @@ import sys
 import pytest
 
 # pytest runs with --import-mode=importlib, which leaves sys.path alone; the
-# suite is the folder benchmarks/ at the repository root, not an installed package.
+# suite is the folder benchmarks/ at the repository root, not an installed
+# package. The root goes on sys.path only for this import: left there, every
+# later test would import the source tree's wv_engine (unbuilt after a plain
+# `pip install .`) instead of the installed one.
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if ROOT not in sys.path:
+_added = ROOT not in sys.path
+if _added:
     sys.path.insert(0, ROOT)
-
-from benchmarks import many_cores, readme_table  # noqa: E402
+try:
+    from benchmarks import many_cores, readme_table  # noqa: E402
+finally:
+    if _added:
+        sys.path.remove(ROOT)
 
 
 def run(tool, mode, wall, analogy, ws, repeat=0, threads=2):
