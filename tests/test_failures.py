@@ -132,11 +132,11 @@ def test_memory_errors_say_what_to_change(corpus, tmp_path, monkeypatch, capsys)
     assert "out of memory during `wv-engine word2vec`" in err and "--min-count" in err
 
 
-def test_the_memory_check_honours_the_address_space_limit():
+def test_the_memory_check_honours_the_address_space_limit(tmp_path):
     code = ("import resource; from wv_engine import memory; "
             "resource.setrlimit(resource.RLIMIT_AS, (4 << 30, resource.RLIM_INFINITY)); "
             "print(memory.available_memory())")
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=tmp_path,
                          env={**os.environ, "PYTHONPATH": os.path.dirname(os.path.dirname(
                              __import__("wv_engine").__file__))})
     assert run.returncode == 0, run.stderr
@@ -150,7 +150,7 @@ def test_sigterm_stops_like_ctrl_c_and_saves_the_checkpoint(tmp_path):
     ckpt, out = tmp_path / "run.ckpt", tmp_path / "v.bin"
     proc = subprocess.Popen([sys.executable, "-m", "wv_engine.cli", "word2vec", str(corpus), "-o", str(out),
                              "--dim", "32", "--epochs", "200", "--threads", "1", "--checkpoint", str(ckpt)],
-                            stderr=subprocess.PIPE, text=True,
+                            stderr=subprocess.PIPE, text=True, cwd=tmp_path,
                             env={**os.environ, "PYTHONPATH": os.path.dirname(os.path.dirname(
                                 __import__("wv_engine").__file__))})
     seen_epoch = threading.Event()
