@@ -15,15 +15,20 @@ def total_memory() -> int:
         return 0
 
 
-def _meminfo_available() -> int:
+def _proc_bytes(path: str, key: str) -> int:
+    """A "Key:   N kB" field of a /proc file, in bytes; 0 if absent or unreadable."""
     try:
-        with open("/proc/meminfo") as f:
+        with open(path) as f:
             for line in f:
-                if line.startswith("MemAvailable:"):
+                if line.startswith(key + ":"):
                     return int(line.split()[1]) * 1024
     except (OSError, ValueError, IndexError):
         pass
     return 0
+
+
+def _meminfo_available() -> int:
+    return _proc_bytes("/proc/meminfo", "MemAvailable")
 
 
 def _read_int(path: str) -> int | None:
@@ -112,13 +117,9 @@ def peak_rss_bytes() -> int:
     """The most resident memory this process has used (VmHWM of its own
     address space; getrusage's figure would include the image of the process
     that forked it). 0 if unknown."""
-    try:
-        with open("/proc/self/status") as f:
-            for line in f:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
+    hwm = _proc_bytes("/proc/self/status", "VmHWM")
+    if hwm:
+        return hwm
     try:
         import resource
 
