@@ -16,9 +16,17 @@ def _copy_package(dest, with_compiled):
     shutil.copytree(src, dest / "wv_engine", ignore=ignore)
 
 
+# An editable install (pip install -e) adds a finder that would supply the compiled modules from
+# the developer's own checkout; the child drops it so that it sees only the copied tree.
+_IMPORT_ONLY_THE_TREE = (
+    "import sys; sys.meta_path[:] = [f for f in sys.meta_path "
+    "if not str(getattr(f, '__module__', '')).startswith('__editable__')]; "
+    "import wv_engine; print(wv_engine.__file__)")
+
+
 def _import_in(cwd):
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    return subprocess.run([sys.executable, "-c", "import wv_engine; print(wv_engine.__file__)"],
+    return subprocess.run([sys.executable, "-c", _IMPORT_ONLY_THE_TREE],
                           cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
 
 
