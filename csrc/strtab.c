@@ -77,6 +77,23 @@ void wv_strtab_free(wv_strtab *t) {
     memset(t, 0, sizeof *t);
 }
 
+wv_status wv_strtab_copy(wv_strtab *dst, const wv_strtab *src) {
+    memset(dst, 0, sizeof *dst);
+    dst->arena = malloc(src->arena_cap);
+    dst->slots = malloc(src->n_slots * sizeof *src->slots);
+    if (!dst->arena || !dst->slots) {
+        wv_strtab_free(dst);
+        return WV_ERR_NOMEM;
+    }
+    memcpy(dst->arena, src->arena, src->arena_len);
+    memcpy(dst->slots, src->slots, src->n_slots * sizeof *src->slots);
+    dst->arena_len = src->arena_len;
+    dst->arena_cap = src->arena_cap;
+    dst->n_slots = src->n_slots;
+    dst->n = src->n;
+    return WV_OK;
+}
+
 static inline uint64_t make_ref(size_t r, int len) { return (uint64_t)r << 16 | (uint64_t)len; }
 static inline size_t ref_record(uint64_t ref) { return (size_t)(ref >> 16); }
 

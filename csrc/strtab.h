@@ -39,6 +39,8 @@ typedef struct {
 
 wv_status wv_strtab_init(wv_strtab *t, int64_t expected);
 void wv_strtab_free(wv_strtab *t);
+/* dst (uninitialised) becomes a copy of src. WV_ERR_NOMEM: dst is left empty. */
+wv_status wv_strtab_copy(wv_strtab *dst, const wv_strtab *src);
 uint64_t wv_hash_bytes(const char *s, int len);
 /* The value of the string, or NULL. */
 int64_t *wv_strtab_find(const wv_strtab *t, const char *s, int len, uint64_t h);

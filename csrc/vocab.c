@@ -287,6 +287,15 @@ wv_status wv_encoder_init(wv_encoder *e, int64_t n_words) {
 
 void wv_encoder_free(wv_encoder *e) { wv_strtab_free(&e->words); }
 
+wv_status wv_encoder_copy(wv_encoder *dst, const wv_encoder *src) {
+    memset(dst, 0, sizeof *dst);
+    if (wv_strtab_copy(&dst->words, &src->words)) return WV_ERR_NOMEM;
+    dst->n_words = src->n_words;
+    dst->last_was_eos = 1;
+    wv_tokenizer_init(&dst->tok);
+    return WV_OK;
+}
+
 wv_status wv_encoder_add(wv_encoder *e, const char *word, int len) {
     /* longer than any token: it can never be met, so it only takes its id */
     if (len > WV_MAX_TOKEN_BYTES) {

@@ -93,6 +93,10 @@ wv_status wv_encoder_init(wv_encoder *e, int64_t n_words);
  * WV_MAX_TOKEN_BYTES (never a token) only takes its id. */
 wv_status wv_encoder_add(wv_encoder *e, const char *word, int len);
 void wv_encoder_free(wv_encoder *e);
+/* dst (uninitialised) encodes with src's words, from the start of a text
+ * (a copy costs a memcpy of the table, where adding the words again
+ * hashes each one). WV_ERR_NOMEM: nothing to free. */
+wv_status wv_encoder_copy(wv_encoder *dst, const wv_encoder *src);
 /* Encodes buf into out[0..cap); cap >= n + 2 always suffices. *written
  * receives the number of ids written (WV_EOS at newlines); WV_ERR_OVERFLOW
  * if cap was too small. */

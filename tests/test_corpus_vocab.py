@@ -57,6 +57,22 @@ def test_max_final_vocab_raises_min_count_just_enough():
     assert Vocabulary.build(corpus, min_count=3, max_final_vocab=10).words == ["a", "b", "c", "d"]
 
 
+@pytest.mark.parametrize("max_final_vocab", [None, 3])
+def test_counted_words_decode_one_by_one_and_join_back(tmp_path, max_final_vocab):
+    # bytes that are not UTF-8 (and a split character) decode with surrogateescape, word by word
+    raw = [b"caf\xc3\xa9", b"\xff\xfe", b"plain", b"\xc3", b"x\xe2\x82"]
+    text = b" ".join(w for i, w in enumerate(raw) for _ in range(10 - i)) + b"\n"
+    (tmp_path / "c.txt").write_bytes(text)
+    vocab = Vocabulary.build(str(tmp_path / "c.txt"), min_count=1, max_final_vocab=max_final_vocab)
+    kept = raw[:len(vocab)]
+    assert len(kept) == (3 if max_final_vocab else 5)
+    assert vocab.words == [w.decode("utf-8", "surrogateescape") for w in kept]
+    assert vocab.words_as_bytes() == kept
+    assert vocab.words_joined() == b"\n".join(kept)
+    same = Vocabulary(vocab.words, vocab.counts)  # not from a count: made from the str words
+    assert same.words_joined() == vocab.words_joined() and same.words_as_bytes() == kept
+
+
 def test_vocabulary_save_load_round_trip(tmp_path):
     v = Vocabulary.build([["x", "y", "y", "z", "z", "z", "caf\udce9"]], min_count=1)
     path = tmp_path / "vocab.txt"

@@ -90,3 +90,19 @@ def test_keep_probability_is_word2vec_c_formula():
     assert np.all(vocab.keep_probabilities(0) == 1)
     with pytest.raises(ValueError):
         vocab.keep_probabilities(-1e-3)
+
+
+def test_initial_rows_are_uniform_and_depend_only_on_seed_stream_and_row():
+    from wv_engine import _word2vec
+
+    dim = 50
+    rows = _word2vec.uniform_rows(4000, dim, seed=7)
+    assert rows.dtype == np.float32 and rows.shape == (4000, dim)
+    assert rows.min() >= -0.5 / dim and rows.max() < 0.5 / dim
+    # uniform: each tenth of the range holds about a tenth of the 200,000 draws
+    share = np.histogram(rows, bins=10, range=(-0.5 / dim, 0.5 / dim))[0] / rows.size
+    assert np.all(np.abs(share - 0.1) < 0.005)
+    assert abs(np.corrcoef(rows[:, :-1].ravel(), rows[:, 1:].ravel())[0, 1]) < 0.01
+    np.testing.assert_array_equal(_word2vec.uniform_rows(1000, dim, seed=7, first_row=3000), rows[3000:])
+    assert not np.array_equal(_word2vec.uniform_rows(10, dim, seed=8), rows[:10])
+    assert not np.array_equal(_word2vec.uniform_rows(10, dim, seed=7, stream=1), rows[:10])

@@ -81,6 +81,34 @@ def test_encoder_ids_sentence_ends_and_oov():
     assert e.tokens == 6
 
 
+def test_sorted_blob_is_sorted_words_joined():
+    c = _tokenize.WordCounter()
+    c.feed(TEXT, final=True)
+    for min_count in (1, 2, 99):
+        words, counts = c.sorted_words(min_count)
+        blob, blob_counts = c.sorted_blob(min_count)
+        assert blob == b"\n".join(words)
+        assert blob_counts.tolist() == counts.tolist()
+
+
+def test_encoder_from_joined_words_and_copies_encode_alike():
+    words = [b"the", b"fox", b"caf\xc3\xa9", b"\xff\xfe", b"dog"]
+    text = b"the fox\n\ncaf\xc3\xa9 unknown \xff\xfe\nthe dog the"
+    expected = _tokenize.Encoder(words).encode(text, final=True).tolist()
+    assert expected == [0, 1, -1, 2, 3, -1, 0, 4, 0]
+    joined = _tokenize.Encoder(b"\n".join(words))
+    assert joined.encode(text, final=True).tolist() == expected
+    original = _tokenize.Encoder(words)
+    original.encode(b"the fox", final=False)  # a copy starts afresh, whatever the original read
+    copy = original.copy()
+    assert copy.encode(text, final=True).tolist() == expected
+    assert copy.oov == 1 and copy.tokens == 8
+    # mid_sentence: a newline before the first word ends the sentence begun before
+    assert original.copy(mid_sentence=True).encode(b"\nfox", final=True).tolist() == [-1, 1]
+    with pytest.raises(ValueError, match="duplicate"):
+        _tokenize.Encoder(b"a\nb\na")
+
+
 def test_encoder_rejects_duplicates():
     with pytest.raises(ValueError, match="duplicate"):
         _tokenize.Encoder([b"a", b"b", b"a"])

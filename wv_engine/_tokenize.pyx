@@ -5,6 +5,8 @@ token ids. Bytes in, numpy arrays out; the GIL is released while C works."""
 import numpy as np
 from libc.stdint cimport int32_t, int64_t
 from libc.stdlib cimport free, malloc
+from libc.string cimport memchr, memcpy
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 
 include "_status.pxi"
 
@@ -44,6 +46,7 @@ cdef extern from "vocab.h":
     wv_status wv_encoder_init(wv_encoder *e, int64_t n_words) nogil
     wv_status wv_encoder_add(wv_encoder *e, const char *word, int length) nogil
     void wv_encoder_free(wv_encoder *e) nogil
+    wv_status wv_encoder_copy(wv_encoder *dst, const wv_encoder *src) nogil
     wv_status wv_encoder_feed(wv_encoder *e, const char *buf, size_t n, int final,
                               int32_t *out, int64_t cap, int64_t *written) nogil
 
@@ -136,6 +139,37 @@ cdef class WordCounter:
             free(order)
         return words, counts
 
+    def sorted_blob(self, int64_t min_count=1):
+        """(words, counts) as sorted_words orders them, the words as one
+        bytes object joined by newlines (a token never holds one): a
+        vocabulary of millions of words leaves C as one object, to be split
+        or decoded in one call (Vocabulary.build) or fed to an Encoder."""
+        cdef wv_word_count *order = NULL
+        cdef int64_t n = 0, i, size = 0
+        cdef int64_t[::1] cv
+        cdef char *dst
+        cdef wv_status rc
+        with nogil:
+            rc = wv_counter_sorted(&self.c, min_count, &order, &n)
+        raise_for(rc, "sorting the vocabulary")
+        try:
+            counts = np.empty(n, dtype=np.int64)
+            cv = counts
+            for i in range(n):
+                size += order[i].len + 1
+            blob = PyBytes_FromStringAndSize(NULL, max(size - 1, 0))
+            dst = PyBytes_AS_STRING(blob)
+            for i in range(n):
+                memcpy(dst, order[i].word, order[i].len)
+                dst += order[i].len
+                if i + 1 < n:
+                    dst[0] = 10
+                    dst += 1
+                cv[i] = order[i].count
+        finally:
+            free(order)
+        return blob, counts
+
     @property
     def tokens(self):
         """Tokens counted (before any pruning)."""
@@ -176,7 +210,10 @@ cdef class WordCounter:
 
 cdef class Encoder:
     """Turns text chunks into int32 word ids (-1 marks a sentence end) for a
-    fixed list of words (bytes); id = position in that list.
+    fixed list of words (bytes); id = position in that list. `words` may
+    also be one bytes object of the words joined by newlines
+    (WordCounter.sorted_blob), or another Encoder, whose words are copied
+    (Encoder.copy).
 
     A sentence end is written for a newline after at least one word, once.
     mid_sentence=True: the text may continue a sentence begun before it (a
@@ -187,12 +224,50 @@ cdef class Encoder:
 
     def __cinit__(self, words, bint mid_sentence=False):
         cdef bytes w
-        raise_for(wv_encoder_init(&self.e, max(len(words), 1)), "the encoder")
-        self.ready = True
+        cdef wv_status rc
+        cdef Encoder original
+        if isinstance(words, Encoder):  # a copy of another encoder's words (Encoder.copy)
+            original = words
+            with nogil:
+                rc = wv_encoder_copy(&self.e, &original.e)
+            raise_for(rc, "the encoder")
+            self.ready = True
+        elif isinstance(words, bytes):
+            self._add_joined(words)
+        else:
+            raise_for(wv_encoder_init(&self.e, max(len(words), 1)), "the encoder")
+            self.ready = True
+            for w in words:
+                rc = wv_encoder_add(&self.e, w, len(w))
+                if rc != WV_OK:
+                    raise_for(rc, {WV_ERR_NOMEM: "the encoder", WV_ERR_DUPLICATE: repr(w)})
         if mid_sentence:
             self.e.last_was_eos = 0
-        for w in words:
-            raise_for(wv_encoder_add(&self.e, w, len(w)), {WV_ERR_NOMEM: "the encoder", WV_ERR_DUPLICATE: repr(w)})
+
+    cdef _add_joined(self, bytes joined):
+        """The words of one bytes object, separated by newlines."""
+        cdef const char *p = joined
+        cdef const char *end = p + len(joined)
+        cdef const char *nl
+        cdef wv_status rc = WV_OK
+        raise_for(wv_encoder_init(&self.e, joined.count(b"\n") + 1), "the encoder")
+        self.ready = True
+        with nogil:
+            while True:
+                nl = <const char *>memchr(p, 10, end - p)
+                if nl == NULL:
+                    nl = end
+                rc = wv_encoder_add(&self.e, p, nl - p)
+                if rc != WV_OK or nl == end:
+                    break
+                p = nl + 1
+        if rc != WV_OK:
+            raise_for(rc, {WV_ERR_NOMEM: "the encoder", WV_ERR_DUPLICATE: repr(p[:nl - p])})
+
+    def copy(self, bint mid_sentence=False):
+        """A new encoder of the same words, at the start of a text (the
+        table is copied, not rebuilt: one per thread of a parallel encode)."""
+        return Encoder(self, mid_sentence)
 
     def __dealloc__(self):
         if self.ready:

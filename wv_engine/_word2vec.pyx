@@ -13,6 +13,7 @@ cdef extern from "rng.h":
     ctypedef struct wv_rng:
         uint64_t state
     void wv_rng_seed(wv_rng *rng, uint64_t seed, uint64_t a, uint64_t b) nogil
+    float wv_rng_uniform(wv_rng *rng) nogil
 
 
 cdef extern from "alias.h":
@@ -91,6 +92,29 @@ cdef extern from *:
 MAX_CODE_LENGTH = WV_MAX_CODE_LENGTH
 ARCHS = {"skipgram": WV_SKIPGRAM, "cbow": WV_CBOW}
 LOSSES = {"ns": WV_LOSS_NS, "hs": WV_LOSS_HS, "softmax": WV_LOSS_SOFTMAX}
+
+
+def uniform_rows(int64_t rows, int dim, uint64_t seed, uint64_t stream=0, int64_t first_row=0):
+    """A (rows, dim) float32 matrix uniform in [-0.5/dim, 0.5/dim)
+    (word2vec.c's initialisation). Row r draws from its own generator seeded
+    with (seed, stream, first_row + r), so a row's values depend on nothing
+    else: the same rows come out however the matrix is built or grown."""
+    if rows < 0 or dim < 1:
+        raise ValueError(f"need rows >= 0 and dim >= 1, got {rows} and {dim}")
+    out = np.empty((rows, dim), dtype=np.float32)
+    if rows == 0:
+        return out
+    cdef float[:, ::1] o = out
+    cdef wv_rng rng
+    cdef int64_t r
+    cdef int c
+    cdef float scale = 1.0 / dim
+    with nogil:
+        for r in range(rows):
+            wv_rng_seed(&rng, seed, stream, <uint64_t>(first_row + r))
+            for c in range(dim):
+                o[r, c] = (wv_rng_uniform(&rng) - 0.5) * scale
+    return out
 
 
 def build_alias(weights):

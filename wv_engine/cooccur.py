@@ -74,7 +74,7 @@ def count(corpus: CorpusSource | EncodedCorpus, vocab: Vocabulary, window: int =
     if client is not None:
         return scaleout.count_cooccurrence(client, corpus, vocab, window, distance_weighting, threads, limit,
                                            tmp_dir, progress)
-    encoded = corpus if isinstance(corpus, EncodedCorpus) else encode(corpus, vocab.words_as_bytes(), threads=threads)
+    encoded = corpus if isinstance(corpus, EncodedCorpus) else encode(corpus, vocab.words_joined(), threads=threads)
     if encoded.words == 0:
         raise ValueError("the corpus has no words in the vocabulary")
     directory = tmp_dir or tempfile.gettempdir()

@@ -159,10 +159,12 @@ def parallel_file(source: CorpusSource) -> bool:
             and os.path.getsize(source) >= PARALLEL_MIN_BYTES)  # type: ignore[arg-type]
 
 
-def encode(source: CorpusSource, words_as_bytes: list[bytes], cache_path: str | None = None,
+def encode(source: CorpusSource, words_as_bytes: list[bytes] | bytes, cache_path: str | None = None,
            chunk_bytes: int = CHUNK_BYTES, threads: int = 1, *, on_disk: bool = False,
            tmp_dir: str | None = None, progress: bool | None = None) -> EncodedCorpus:
-    """Encodes the corpus once. The ids stay in memory, unless:
+    """Encodes the corpus once over the words (a list of bytes, or one
+    bytes object of them joined by newlines: Vocabulary.words_joined); the
+    id of a word is its position. The ids stay in memory, unless:
     cache_path: they are written to that file and memory-mapped from it;
     on_disk: they go to a temporary file in tmp_dir (default: the system's),
     unlinked at creation so that nothing is left behind, and are
@@ -176,7 +178,7 @@ def encode(source: CorpusSource, words_as_bytes: list[bytes], cache_path: str | 
     return encoded
 
 
-def _encode(source: CorpusSource, words_as_bytes: list[bytes], cache_path: str | None, chunk_bytes: int,
+def _encode(source: CorpusSource, words_as_bytes: list[bytes] | bytes, cache_path: str | None, chunk_bytes: int,
             threads: int, on_disk: bool, tmp_dir: str | None, progress: bool | None) -> EncodedCorpus:
     to_file = cache_path is not None or on_disk
     directory = os.path.dirname(os.path.abspath(cache_path)) if cache_path is not None else tmp_dir
@@ -240,7 +242,7 @@ class _IdSink:
         return ids
 
 
-def _encode_shards(path: str | os.PathLike, words_as_bytes: list[bytes], threads: int, chunk_bytes: int,
+def _encode_shards(path: str | os.PathLike, words_as_bytes: list[bytes] | bytes, threads: int, chunk_bytes: int,
                    to_file: bool, directory: str | None, on_bytes) -> tuple[list[_IdSink], int, int]:
     """Encodes byte ranges of a plain file on several threads (the C encoder
     runs without the GIL), each into its own sink (in memory, or with to_file
@@ -251,8 +253,10 @@ def _encode_shards(path: str | os.PathLike, words_as_bytes: list[bytes], threads
     # input byte) is freed into the thread's own malloc arena, which keeps it.
     chunk_bytes = min(chunk_bytes, PARALLEL_CHUNK_BYTES)
 
+    words = _tokenize.Encoder(words_as_bytes)
+
     def one(index: int, shard):
-        encoder = _tokenize.Encoder(words_as_bytes, mid_sentence=index > 0)
+        encoder = words.copy(mid_sentence=index > 0)
         sink = _IdSink(tempfile.TemporaryFile(dir=directory) if to_file else None)
         for ids in iter_encoded(encoder, iter_shard(shard, chunk_bytes, on_bytes)):
             sink.write(ids)

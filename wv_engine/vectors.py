@@ -74,10 +74,10 @@ class Vectors:
         metadata: dict[str, Any] | None = None,
     ) -> None:
         words = list(words)
-        for i, w in enumerate(words):
-            if not isinstance(w, str):
-                raise ValueError(f"words must be str; entry {i} is {type(w).__name__} ({w!r})")
-        key_to_index = {w: i for i, w in enumerate(words)}
+        if not all(issubclass(t, str) for t in set(map(type, words))):  # no Python loop unless one is bad
+            i, w = next((i, w) for i, w in enumerate(words) if not isinstance(w, str))
+            raise ValueError(f"words must be str; entry {i} is {type(w).__name__} ({w!r})")
+        key_to_index = dict(zip(words, range(len(words))))
         if len(key_to_index) != len(words):
             first = {w: i for i, w in reversed(list(enumerate(words)))}
             dup = next(w for i, w in enumerate(words) if first[w] != i)
@@ -102,12 +102,29 @@ class Vectors:
                 raise ValueError("counts must not be negative")
         if metadata is not None and not isinstance(metadata, dict):
             raise ValueError(f"metadata must be a dict, got {type(metadata).__name__}")
+        self._set(words, key_to_index, mat, counts, metadata)
+
+    def _set(self, words: list[str], key_to_index: dict[str, int], mat: np.ndarray, counts: np.ndarray | None,
+             metadata: dict[str, Any] | None) -> None:
         self._words = words
         self._vectors = mat
         self._counts = counts
         self._key_to_index = key_to_index
         self._unit: np.ndarray | None = None
         self.metadata: dict[str, Any] = dict(metadata) if metadata else {}
+
+    @classmethod
+    def _indexed(cls, words: Sequence[str], key_to_index: dict[str, int], vectors: np.ndarray,
+                 counts: np.ndarray | None, metadata: dict[str, Any] | None = None) -> "Vectors":
+        """Vectors over words a Vocabulary has already checked and indexed
+        (distinct str, key_to_index their positions): only the matrix is
+        checked, so a model of millions of words gets its Vectors at once."""
+        mat = _as_float32_matrix(vectors)
+        if mat.shape[0] != len(words) or len(key_to_index) != len(words):
+            raise ValueError(f"vectors has {mat.shape[0]} rows for {len(words)} words")
+        self = cls.__new__(cls)
+        self._set(list(words), dict(key_to_index), mat, counts, metadata)
+        return self
 
     # ------------------------------------------------------------------ basic access
 

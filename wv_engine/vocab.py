@@ -56,7 +56,7 @@ class Vocabulary:
             raise ValueError("words must be sorted by count, most frequent first")
         self.words = list(words)
         self.counts = counts
-        self.index = {w: i for i, w in enumerate(self.words)}
+        self.index = dict(zip(self.words, range(len(self.words))))
         if len(self.index) != len(self.words):
             raise ValueError("duplicate words in the vocabulary")
         self.total_tokens = int(total_tokens) if total_tokens is not None else int(counts.sum())
@@ -64,6 +64,7 @@ class Vocabulary:
         # True when counting pruned rare words (max_vocab_size): distinct_words
         # is then the number held at the end, a lower bound of the corpus's.
         self.pruned = False
+        self._joined: bytes | None = None  # the words as counted, joined by newlines (from a count)
 
     @classmethod
     def build(cls, corpus: CorpusSource, min_count: int = 5, max_vocab_size: int | None = None,
@@ -106,7 +107,7 @@ class Vocabulary:
             counter = count_corpus(corpus, max_vocab_size, threads, progress)
             if counter.tokens == 0:
                 raise CorpusError(f"the corpus has no words: {describe(corpus)}")
-            raw_words, counts = counter.sorted_words(min_count)
+            raw_words, counts = counter.sorted_blob(min_count)
             held = counter.distinct
             if counter.prunes and not len(raw_words):
                 raise ValueError(
@@ -122,7 +123,7 @@ class Vocabulary:
         return vocab
 
     @classmethod
-    def from_counts(cls, raw_words: Sequence[bytes], counts: np.ndarray, total_tokens: int,
+    def from_counts(cls, raw_words: Sequence[bytes] | bytes, counts: np.ndarray, total_tokens: int,
                     distinct_words: int | None, min_count: int = 5,
                     max_final_vocab: int | None = None, *, held: int | None = None,
                     most_frequent: int | None = None) -> "Vocabulary":
@@ -130,6 +131,8 @@ class Vocabulary:
         descending, ties by bytes ascending): min_count drops rarer words,
         max_final_vocab raises min_count just enough to keep at most that
         many. distinct_words None: unknown (counting pruned words).
+        raw_words: a list of bytes, or one bytes object of them joined by
+        newlines (WordCounter.sorted_blob: decoded in one call).
         raw_words may stop at the words seen >= min_count times when held
         (the number of distinct words counted) and most_frequent (the
         largest count) are given for the rest."""
@@ -147,8 +150,16 @@ class Vocabulary:
             raise ValueError(
                 f"min_count={min_count} left no words: the corpus has {held:,} distinct "
                 f"words, the most frequent seen {top:,} times; lower min_count")
-        return cls([_to_str(w) for w in raw_words[:n]], counts[:n], total_tokens=total_tokens,
-                   distinct_words=distinct_words if distinct_words is not None else held)
+        if isinstance(raw_words, bytes):
+            joined = raw_words if n == len(counts) else b"\n".join(raw_words.split(b"\n", n)[:n])
+            words = _to_str(joined).split("\n")
+        else:
+            joined = b"\n".join(raw_words[:n])
+            words = [_to_str(w) for w in raw_words[:n]]
+        vocab = cls(words, counts[:n], total_tokens=total_tokens,
+                    distinct_words=distinct_words if distinct_words is not None else held)
+        vocab._joined = joined
+        return vocab
 
     def __len__(self) -> int:
         return len(self.words)
@@ -166,7 +177,12 @@ class Vocabulary:
 
     def words_as_bytes(self) -> list[bytes]:
         """The words as the bytes they were in the corpus."""
-        return [_to_bytes(w) for w in self.words]
+        return self._joined.split(b"\n") if self._joined is not None else [_to_bytes(w) for w in self.words]
+
+    def words_joined(self) -> bytes:
+        """The words as the bytes they were in the corpus, joined by
+        newlines (no token holds one): what the C encoder reads in one call."""
+        return self._joined if self._joined is not None else b"\n".join(map(_to_bytes, self.words))
 
     def keep_probabilities(self, sample: float) -> np.ndarray:
         """Probability of keeping each word under subsampling, word2vec.c's
@@ -198,7 +214,7 @@ class Vocabulary:
         """Bytes the model will need for this vocabulary (gensim-style dry run)."""
         V = len(self)
         est = {
-            "vocabulary": V * (80 + 8 + 4) + sum(len(w) for w in self.words),
+            "vocabulary": V * (80 + 8 + 4) + sum(map(len, self.words)),
             "input_vectors": V * dim * 4,
             "output_vectors": (V - 1 if loss == "hs" else V) * dim * 4,
         }

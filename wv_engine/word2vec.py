@@ -160,21 +160,19 @@ class Word2Vec:
                    "raise min_count, set max_final_vocab, or lower dim")
         self.vocab = vocab
         V = len(vocab)
-        rng = np.random.default_rng(self.seed)
         out_rows = max(V - 1, 1) if self.loss == "hs" else V
-        self.input_vectors = self._initial_rows(rng, V)
+        self.input_vectors = self._initial_rows(V)
         self.output_vectors = np.zeros((out_rows, self.dim), dtype=np.float32)
         self.epochs_trained = 0
         self.history = []
         self._new_weights(corpus)
         return self
 
-    def _initial_rows(self, rng: np.random.Generator, rows: int) -> np.ndarray:
-        """Input rows uniform in [-0.5/dim, 0.5/dim) (word2vec.c's initialisation)."""
-        inp = rng.random((rows, self.dim), dtype=np.float32)
-        inp -= 0.5
-        inp /= self.dim
-        return inp
+    def _initial_rows(self, rows: int, first_row: int = 0, stream: int = 0) -> np.ndarray:
+        """Input rows uniform in [-0.5/dim, 0.5/dim) (word2vec.c's
+        initialisation), drawn in C from the seed, the stream and each
+        row's index."""
+        return _word2vec.uniform_rows(rows, self.dim, self.seed, stream, first_row)
 
     def _new_weights(self, corpus: CorpusSource | None) -> None:
         """Forgets what was built on the previous vocabulary and weights (core, encoded corpus,
@@ -222,8 +220,8 @@ class Word2Vec:
             raise ValueError(f"loss='softmax' allows at most {SOFTMAX_MAX_VOCAB:,} words; this would make "
                              f"{len(merged):,}")
         V_old, V = len(old), len(merged)
-        rng = np.random.default_rng([self.seed, V_old])  # not the first rows' stream again
-        inp = np.concatenate([self.input_vectors, self._initial_rows(rng, V - V_old)])[order]
+        added = self._initial_rows(V - V_old, first_row=V_old, stream=1)  # not build_vocab's stream
+        inp = np.concatenate([self.input_vectors, added])[order]
         if self.loss == "hs":  # rows are inner tree nodes, not words
             out = np.zeros((max(V - 1, 1), self.dim), dtype=np.float32)
             keep = min(len(out), len(self.output_vectors))
@@ -259,7 +257,7 @@ class Word2Vec:
         if self.vocab is None:
             raise RuntimeError("build the vocabulary first (build_vocab or fit)")
         on_disk = self.ids_on_disk if self.ids_on_disk is not None else ids_belong_on_disk(self.vocab.train_words)
-        return encode(corpus, self.vocab.words_as_bytes(), cache_path, threads=self.threads, on_disk=on_disk,
+        return encode(corpus, self.vocab.words_joined(), cache_path, threads=self.threads, on_disk=on_disk,
                       tmp_dir=self.tmp_dir, progress=progress)
 
     # ---- training -------------------------------------------------------
@@ -487,7 +485,8 @@ class Word2Vec:
         metadata = {**self.metadata(), "word2vec_state": state}
         if extra is not None:
             metadata["extra"] = extra
-        formats.save_native(Vectors(self.vocab.words, self.input_vectors, self.vocab.counts), path,
+        formats.save_native(Vectors._indexed(self.vocab.words, self.vocab.index, self.input_vectors,
+                                             self.vocab.counts), path,
                             metadata=metadata, sections={"output_vectors": self.output_vectors})
 
     @classmethod
@@ -539,8 +538,8 @@ class Word2Vec:
         if self.vocab is None or self.input_vectors is None:
             raise RuntimeError("the model has no vocabulary yet: call fit or build_vocab")
         if self._vectors is None:
-            self._vectors = Vectors(self.vocab.words, self.input_vectors, self.vocab.counts)
-            self._vectors.metadata = self.metadata()
+            self._vectors = Vectors._indexed(self.vocab.words, self.vocab.index, self.input_vectors,
+                                             self.vocab.counts, self.metadata())
         return self._vectors
 
     def metadata(self) -> dict:
