@@ -367,3 +367,18 @@ def test_text_writers_print_exactly_what_printf_prints(tmp_path):
     huge = Vectors(["a", "b"], np.array([[3e38, -1.0], [1.0, 2.0]], np.float32))
     huge.save(tmp_path / "h.txt", format="glove-txt")
     assert (tmp_path / "h.txt").read_text().split("\n")[0] == "a " + "%f %f" % (np.float32(3e38), -1.0)
+
+
+def test_binary_rows_match_a_python_join():
+    from wv_engine import _formats
+
+    words = [b"a", b"", b"caf\xc3\xa9", b"longer-word"]
+    blob = np.frombuffer(b"".join(words), np.uint8)
+    offsets = np.cumsum([0] + [len(w) for w in words]).astype(np.int64)
+    floats = np.arange(4 * 8, dtype=np.uint8).reshape(4, 8)
+    for start, count in ((0, 4), (1, 2), (3, 1), (2, 0)):
+        rows = floats[start:start + count]
+        expected = b"".join(w + b" " + r.tobytes() + b"\n" for w, r in zip(words[start:start + count], rows))
+        assert _formats.binary_rows(blob, offsets, np.ascontiguousarray(rows), start) == expected
+    with pytest.raises(ValueError, match="past the end"):
+        _formats.binary_rows(blob, offsets, floats, 1)

@@ -29,6 +29,7 @@ from typing import Any, BinaryIO, NamedTuple, Protocol
 
 import numpy as np
 
+from . import _formats
 from .errors import FormatError
 from .files import atomic_output, atomic_write, compression, open_input
 
@@ -154,20 +155,9 @@ def _row_blocks(vectors: VectorsLike, rows: int = 8192) -> Iterator[tuple[int, n
 
 
 def _binary_rows(words: _Words, start: int, floats: np.ndarray) -> bytes:
-    """word2vec binary rows "word<space><floats><newline>" for words start..,
-    without a loop over the words: the words are right-aligned in a matrix,
-    so every row's floats sit in the same columns, and a mask drops each
-    row's left padding."""
-    count, nbytes = floats.shape
-    words_part = _padded_words(words, start, count, right=True)
-    pad = words_part.shape[1] - words.lengths[start:start + count]
-    rows = np.empty((count, words_part.shape[1] + nbytes + 2), dtype=np.uint8)
-    rows[:, :words_part.shape[1]] = words_part
-    rows[:, words_part.shape[1]] = 32
-    rows[:, words_part.shape[1] + 1:-1] = floats
-    rows[:, -1] = 10
-    keep = np.arange(rows.shape[1])[None, :] >= pad[:, None]
-    return rows[keep].tobytes()
+    """word2vec binary rows "word<space><floats><newline>" for words start..
+    (one compiled loop: each row's floats start at its own offset)."""
+    return _formats.binary_rows(words.blob, words.offsets, floats, start)
 
 
 _DIGITS = np.frombuffer(b"0123456789", dtype=np.uint8)
@@ -210,18 +200,15 @@ def _fixed6(block: np.ndarray, sep_before: bool) -> np.ndarray | None:
     return cells.reshape(rows, dim * width)
 
 
-def _padded_words(words: _Words, start: int, count: int, right: bool = False) -> np.ndarray:
+def _padded_words(words: _Words, start: int, count: int) -> np.ndarray:
     """Words start..start+count as rows of a uint8 matrix, NUL-padded to the
-    longest (plain formats hold no NUL, so the padding can be removed);
-    right=True aligns them to the right."""
+    longest (plain formats hold no NUL, so the padding can be removed)."""
     lens = words.lengths[start:start + count]
     width = int(lens.max()) if count else 0
     out = np.zeros((count, width), dtype=np.uint8)
     first, last = words.offsets[start], words.offsets[start + count]
     rows = np.repeat(np.arange(count), lens)
     cols = np.arange(last - first) - (words.offsets[start:start + count] - first)[rows]
-    if right:
-        cols += (width - lens)[rows]
     out[rows, cols] = words.blob[first:last]
     return out
 
