@@ -79,6 +79,9 @@ int64_t wv_w2v_claims_done(const wv_w2v_model *m);
  * (WV_ERR_THREAD, WV_ERR_DIVERGED); loss_sum and examples receive the epoch
  * totals (float64). */
 wv_status wv_w2v_join_epoch(wv_w2v_model *m, double *loss_sum, int64_t *examples);
+/* While an epoch runs: its loss and examples so far, as the threads last
+ * published them (zeros when no epoch is running). */
+void wv_w2v_running_loss(const wv_w2v_model *m, double *loss_sum, int64_t *examples);
 /* The learning rate at the current progress. */
 float wv_w2v_current_alpha(const wv_w2v_model *m);
 

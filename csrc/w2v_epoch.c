@@ -141,6 +141,8 @@ static void run_worker(wv_w2v_worker *w) {
             }
             if (unpublished >= PROGRESS_STEP) {
                 atomic_fetch_add_explicit(&m->words_done, unpublished, memory_order_relaxed);
+                atomic_store_explicit(&w->loss_seen, loss, memory_order_relaxed);
+                atomic_store_explicit(&w->examples_seen, examples, memory_order_relaxed);
                 unpublished = 0;
                 alpha = wv_w2v_current_alpha(m);
             }
@@ -159,6 +161,8 @@ static void run_worker(wv_w2v_worker *w) {
     atomic_fetch_add_explicit(&m->words_done, unpublished, memory_order_relaxed);
     w->loss_sum = loss;
     w->examples = examples;
+    atomic_store_explicit(&w->loss_seen, loss, memory_order_relaxed);
+    atomic_store_explicit(&w->examples_seen, examples, memory_order_relaxed);
 }
 
 static void worker_main(void *arg) { run_worker(arg); }
@@ -182,6 +186,8 @@ static wv_status init_worker(wv_w2v_model *m, wv_w2v_worker *w, int epoch) {
     w->m = m;
     w->loss = wv_w2v_loss_for(&m->cfg);
     w->epoch = epoch;
+    atomic_init(&w->loss_seen, 0.0);
+    atomic_init(&w->examples_seen, 0);
     w->rows = wv_hot_rows_none(m->output);
     w->sentence = wv_alloc_lines((size_t)m->cfg.max_sentence_length * sizeof *w->sentence);
     w->ids = wv_alloc_lines((m->ids_fd >= 0 ? 2 * CHUNK_IDS : 1) * sizeof *w->ids);
@@ -235,6 +241,16 @@ wv_status wv_w2v_start_epoch(wv_w2v_model *m, int epoch, int n_threads, int64_t 
 int64_t wv_w2v_claims_done(const wv_w2v_model *m) {
     int64_t next = atomic_load(&m->next_chunk);
     return next < m->claims ? next : m->claims;
+}
+
+void wv_w2v_running_loss(const wv_w2v_model *m, double *loss_sum, int64_t *examples) {
+    *loss_sum = 0.0;
+    *examples = 0;
+    if (!m->workers) return;
+    for (int t = 0; t < m->n_threads; t++) {
+        *loss_sum += atomic_load_explicit(&m->workers[t].loss_seen, memory_order_relaxed);
+        *examples += atomic_load_explicit(&m->workers[t].examples_seen, memory_order_relaxed);
+    }
 }
 
 wv_status wv_w2v_join_epoch(wv_w2v_model *m, double *loss_sum, int64_t *examples) {

@@ -15,6 +15,7 @@
 #ifndef WV_W2V_LOSS_H
 #define WV_W2V_LOSS_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,6 +38,10 @@ struct wv_w2v_worker {
     wv_hot_rows rows;          /* output rows, hot ones private */
     double loss_sum;
     int64_t examples;
+    /* The epoch's loss and examples so far, published with the progress
+     * (wv_w2v_running_loss reads them while the threads run). */
+    _Atomic double loss_seen;
+    _Atomic int64_t examples_seen;
 };
 
 struct wv_w2v_loss {

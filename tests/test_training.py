@@ -320,6 +320,25 @@ def test_callbacks_run_after_each_epoch(topics_corpus):
     assert [e for e, _ in seen] == [0, 1, 2]
 
 
+def test_progress_shows_the_epochs_running_loss(monkeypatch):
+    # The bar's loss is the epoch's mean so far, as the threads publish it:
+    # its last value mid-epoch is close to the epoch's final mean loss.
+    import wv_engine.word2vec as w2v
+
+    rng = np.random.default_rng(0)
+    corpus = [[f"w{i}" for i in rng.integers(0, 300, 20)] for _ in range(20000)]
+    shown = []
+    original = w2v.Progress.update
+    monkeypatch.setattr(w2v.Progress, "update",
+                        lambda self, done, **postfix: (shown.append(postfix.get("loss")),
+                                                       original(self, done, **postfix))[-1])
+    model = Word2Vec(dim=20, min_count=1, epochs=1, threads=2, sample=0)
+    model.fit(corpus, progress=False)
+    losses = [float(x) for x in shown if x is not None]
+    assert losses, "no running loss was shown"
+    assert abs(losses[-1] - model.history[-1].loss) < 0.05 * model.history[-1].loss
+
+
 # ---- bad input ---------------------------------------------------------------
 @pytest.mark.parametrize("kwargs,match", [
     (dict(dim=0), "dim"), (dict(window=0), "window"), (dict(negative=0), "negative"),

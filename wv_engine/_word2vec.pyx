@@ -63,6 +63,7 @@ cdef extern from "w2v.h":
                                  int64_t regions) nogil
     int64_t wv_w2v_claims_done(const wv_w2v_model *m) nogil
     wv_status wv_w2v_join_epoch(wv_w2v_model *m, double *loss_sum, int64_t *examples) nogil
+    void wv_w2v_running_loss(const wv_w2v_model *m, double *loss_sum, int64_t *examples) nogil
     float wv_w2v_current_alpha(const wv_w2v_model *m) nogil
     double wv_w2v_step(wv_w2v_model *m, const float *h, int32_t target,
                        const int32_t *negatives, int n_negatives, float *neu1e,
@@ -370,6 +371,15 @@ cdef class Word2VecCore:
     @property
     def words_done(self):
         return wv_w2v_words_done(&self.m)
+
+    @property
+    def running_loss(self):
+        """The running epoch's mean loss per example so far (None before
+        its threads have published any)."""
+        cdef double loss
+        cdef int64_t examples
+        wv_w2v_running_loss(&self.m, &loss, &examples)
+        return loss / examples if examples else None
 
     @property
     def alpha(self):

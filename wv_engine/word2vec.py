@@ -323,9 +323,14 @@ class Word2Vec:
         def start(e: int) -> None:
             core.start_epoch(self.epochs_trained, threads, schedule["claim"], schedule["regions"])
 
+        shown = {}
+
         def on_progress(e: int, done: int) -> None:
+            loss = core.running_loss  # the epoch's mean so far: a long epoch shows its trend
+            if loss is not None:
+                shown["loss"] = f"{loss:.4f}"
             bar.update(done - base, epoch=f"{schedule['epochs_done'] + 1}/{schedule['epochs']}",
-                       alpha=f"{core.alpha:.5f}")
+                       alpha=f"{core.alpha:.5f}", **shown)
 
         def unfinished(result) -> bool:
             """Books what the threads did; records where a paused epoch stands."""
