@@ -242,6 +242,11 @@ class GloVe:
         self.count_seconds = time.perf_counter() - t0 - self.records_seconds
         return len(self._records)
 
+    @property
+    def record_blocks(self) -> int:
+        """Blocks on disk holding the training records (0: in memory or none)."""
+        return self._records.n_blocks if isinstance(self._records, _glove.RecordBlocks) else 0
+
     def _drop_records(self) -> None:
         if isinstance(self._records, _glove.RecordBlocks):
             self._core = None  # it holds the blocks' stream
