@@ -98,10 +98,12 @@ class GloVe:
     blocks in a seeded order, shuffles each in memory and trains on it while
     a reader thread loads the next. That order is also a uniformly random
     permutation of the records (random blocks, each shuffled, in random
-    order), drawn anew each epoch from (seed, epoch); so the two paths
-    train on the same records in equally random orders, not in the same
-    one, and their costs agree within noise (docs/performance.md). With
-    one thread an out-of-core run is reproducible too (resumed or not)."""
+    order), and by default every epoch sees the same one, as in memory; so
+    the two paths train on the same records in equally random orders, not
+    in the same one, and their costs and analogy scores agree within seed
+    noise (docs/performance.md). Setting reshuffle_blocks = True draws a new
+    order each epoch from (seed, epoch). With one thread an out-of-core run
+    is reproducible too (resumed or not)."""
 
     def __init__(self, *, dim: int = 100, window: int = 10, x_max: float = 100.0, alpha: float = 0.75,
                  epochs: int = 25, eta: float = 0.05, min_count: int = 5, threads: int | None = None,
@@ -132,7 +134,9 @@ class GloVe:
         self._records = None
         self._core = None
         self.count_seconds = self.records_seconds = 0.0  # the last count's stages (count_records)
-        self.reshuffle_blocks = True  # out of core: a new order each epoch (docs/performance.md)
+        # Out of core: False keeps one order for every epoch, as in memory and
+        # glove.c; True draws a new one each epoch (docs/performance.md).
+        self.reshuffle_blocks = False
 
     def config(self) -> dict:
         """The settings as a JSON-serialisable dict."""
