@@ -33,7 +33,7 @@ setup(
             extension("_tokenize", ["tokenize.c", "strtab.c", "vocab.c"]),
             extension("_word2vec", ["w2v.c", "w2v_epoch.c", "loss_ns.c", "loss_ns_window.c", "loss_hs.c",
                                     "loss_softmax.c", "hotrows.c", "alias.c", "huffman.c", "parallel.c"]),
-            extension("_glove", ["cooccur.c", "extsort.c", "cooc_csr.c", "glove.c", "parallel.c"]),
+            extension("_glove", ["cooccur.c", "extsort.c", "cooc_csr.c", "glove.c", "glove_blocks.c", "parallel.c"]),
             extension("_formats", []),
         ],
         compiler_directives={"language_level": "3"},

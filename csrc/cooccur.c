@@ -1,11 +1,19 @@
+#define _POSIX_C_SOURCE 200809L /* pread */
+
 #include "cooccur.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "parallel.h"
 
 #define PROGRESS_STEP 65536
+/* Ids read from a file at once per thread (with the window before them):
+ * the corpus never has to be in memory. */
+#define FILE_CHUNK_IDS (1 << 20)
 
 _Static_assert(WV_COOC_MIN_THREAD_MEMORY == 4 * WV_COOC_MIN_BUFFER_RECORDS * sizeof(wv_xrec),
                "a thread's record buffer is a quarter of its memory");
@@ -97,34 +105,71 @@ static inline int64_t units_at(int64_t unit, int d, int distance_weighting) {
     return distance_weighting ? (unit + d / 2) / d : unit;
 }
 
-static void *count_shard(void *arg) {
-    counter_t *c = arg;
-    const int32_t *ids = c->ids;
+/* Counts the pairs ending at positions [from, to); ids[0] is position
+ * `first` (first <= from; left context before `first` is never looked at,
+ * so first must be from - window or the corpus start). */
+static wv_status count_positions(counter_t *c, const int32_t *ids, int64_t first, int64_t from, int64_t to,
+                                 const int64_t *units, int64_t *since) {
     const int window = c->cfg->window;
     const int64_t unit = c->res->unit;
     const int dw = c->cfg->distance_weighting;
-    int64_t units[64 + 1];
-    for (int d = 1; d <= window && d <= 64; d++) units[d] = units_at(unit, d, dw);
-    int64_t since = 0;
-    for (int64_t j = c->begin; j < c->end && !c->error; j++) {
-        if (++since == PROGRESS_STEP) {
-            atomic_fetch_add_explicit(&c->res->positions_done, since, memory_order_relaxed);
-            since = 0;
-            if (c->stop && atomic_load_explicit(c->stop, memory_order_relaxed)) {
-                c->error = WV_ERR_STOPPED;
-                break;
-            }
+    for (int64_t j = from; j < to; j++) {
+        if (++*since == PROGRESS_STEP) {
+            atomic_fetch_add_explicit(&c->res->positions_done, *since, memory_order_relaxed);
+            *since = 0;
+            if (c->stop && atomic_load_explicit(c->stop, memory_order_relaxed)) return WV_ERR_STOPPED;
         }
-        int32_t w2 = ids[j];
+        int32_t w2 = ids[j - first];
         if (w2 < 0) continue;
         /* left context only, never across a sentence end (cooccur.c) */
         for (int d = 1; d <= window; d++) {
             int64_t k = j - d;
-            if (k < 0 || ids[k] < 0) break;
-            wv_status rc = add_pair(c, ids[k], w2, d <= 64 ? units[d] : units_at(unit, d, dw));
-            if (rc) { c->error = rc; break; }
+            if (k < first || ids[k - first] < 0) break;
+            wv_status rc = add_pair(c, ids[k - first], w2, d <= 64 ? units[d] : units_at(unit, d, dw));
+            if (rc) return rc;
         }
     }
+    return WV_OK;
+}
+
+/* Reads ids [from, to) of the file into buf and checks them. */
+static wv_status read_ids(counter_t *c, int32_t *buf, int64_t from, int64_t to) {
+    size_t want = (size_t)(to - from) * sizeof *buf, got = 0;
+    while (got < want) {
+        ssize_t r = pread(c->cfg->ids_fd, (char *)buf + got, want - got, (off_t)from * (off_t)sizeof *buf + (off_t)got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return WV_ERR_IO;
+        got += (size_t)r;
+    }
+    for (int64_t i = 0; i < to - from; i++)
+        if (buf[i] < -1 || buf[i] >= c->cfg->vocab_size) return WV_ERR_INVALID;
+    return WV_OK;
+}
+
+/* The shard's ids from the file, a chunk at a time with the window before it. */
+static wv_status count_from_file(counter_t *c, const int64_t *units, int64_t *since) {
+    const int64_t window = c->cfg->window;
+    int32_t *buf = malloc((size_t)(FILE_CHUNK_IDS + window) * sizeof *buf);
+    if (!buf) return WV_ERR_NOMEM;
+    wv_status rc = WV_OK;
+    for (int64_t from = c->begin; from < c->end && rc == WV_OK; from += FILE_CHUNK_IDS) {
+        int64_t to = from + FILE_CHUNK_IDS < c->end ? from + FILE_CHUNK_IDS : c->end;
+        int64_t first = from - window > 0 ? from - window : 0;
+        rc = read_ids(c, buf, first, to);
+        if (rc == WV_OK) rc = count_positions(c, buf, first, from, to, units, since);
+    }
+    free(buf);
+    return rc;
+}
+
+static void *count_shard(void *arg) {
+    counter_t *c = arg;
+    const int window = c->cfg->window;
+    int64_t units[64 + 1];
+    for (int d = 1; d <= window && d <= 64; d++) units[d] = units_at(c->res->unit, d, c->cfg->distance_weighting);
+    int64_t since = 0;
+    if (c->ids) c->error = count_positions(c, c->ids, 0, c->begin, c->end, units, &since);
+    else c->error = count_from_file(c, units, &since);
     atomic_fetch_add_explicit(&c->res->positions_done, since, memory_order_relaxed);
     if (!c->error) c->error = wv_xsort_flush(&c->sort);
     return NULL;
@@ -211,7 +256,14 @@ typedef struct {
     int32_t row_begin, row_end;
     wv_cooc_part *part;
     wv_status rc;
+    const wv_cooc_sink *sink; /* not NULL: the records go there, as part `index` */
+    int index;
 } part_merge;
+
+static wv_status emit_sink(void *ctx, const wv_xrec *rec) {
+    part_merge *m = ctx;
+    return m->sink->emit(m->sink->ctx, m->index, rec);
+}
 
 /* Records before row `row` in the runs and cells before it in the dense
  * table: an upper bound on the merged output before that row. */
@@ -225,6 +277,13 @@ static wv_status input_before(const wv_xruns *runs, const dense_layout *layout, 
 /* Merges rows [row_begin, row_end) of every run and of the dense table. */
 static void *merge_part(void *arg) {
     part_merge *m = arg;
+    if (m->sink) {
+        dense_cursor cursor = dense_rows(m->dense, m->layout, m->row_begin, m->row_end);
+        wv_xsource extra = {dense_next, &cursor};
+        m->rc = wv_xruns_merge_range(m->runs, wv_xkey(m->row_begin, 0), wv_xkey(m->row_end, 0), &extra, emit_sink, m);
+        if (m->rc == WV_OK) m->rc = m->sink->close_part(m->sink->ctx, m->index);
+        return NULL;
+    }
     int64_t before, upto; /* the part gets at most what its sources hold */
     m->rc = input_before(m->runs, m->layout, m->row_begin, &before);
     if (m->rc == WV_OK) m->rc = input_before(m->runs, m->layout, m->row_end, &upto);
@@ -260,7 +319,7 @@ static wv_status split_rows(const wv_xruns *runs, const dense_layout *layout, in
 
 /* The last merge: T parts merged at once, each on its own thread. */
 static wv_status merge_parts(const wv_xruns *runs, const int64_t *dense, const dense_layout *layout, int32_t V,
-                             int T, wv_cooc_result *out) {
+                             int T, const wv_cooc_sink *sink, wv_cooc_result *out) {
     out->parts = calloc((size_t)T, sizeof *out->parts);
     part_merge *jobs = calloc((size_t)T, sizeof *jobs);
     int32_t *bounds = malloc((size_t)(T + 1) * sizeof *bounds);
@@ -269,7 +328,7 @@ static wv_status merge_parts(const wv_xruns *runs, const int64_t *dense, const d
     if (rc == WV_OK) rc = split_rows(runs, layout, V, T, bounds);
     if (rc == WV_OK) {
         for (int t = 0; t < T; t++)
-            jobs[t] = (part_merge){runs, dense, layout, bounds[t], bounds[t + 1], &out->parts[t], WV_OK};
+            jobs[t] = (part_merge){runs, dense, layout, bounds[t], bounds[t + 1], &out->parts[t], WV_OK, sink, t};
         wv_threads_run(T, merge_part, jobs, sizeof *jobs);
         for (int t = 0; t < T; t++) {
             if (rc == WV_OK) rc = jobs[t].rc;
@@ -299,6 +358,8 @@ wv_status wv_cooccur_count(const wv_cooc_config *cfg, const int32_t *ids, int64_
     out->n_parts = 0;
     out->parts = NULL;
     out->spilled_runs = out->merge_passes = 0;
+    out->streamed = 0;
+    out->merge_seconds = 0.0;
     out->unit = unit_for(cfg->window, cfg->distance_weighting);
     atomic_store(&out->positions_done, 0);
     /* Asked to stop before starting (Ctrl-C while the caller's thread was
@@ -360,7 +421,21 @@ wv_status wv_cooccur_count(const wv_cooc_config *cfg, const int32_t *ids, int64_
     }
     /* Bounded fan-in: merge groups until one final merge can take them all. */
     if (rc == WV_OK) rc = wv_xruns_reduce(&all, cfg->tmp_dir, &out->merge_passes, stop);
-    if (rc == WV_OK) rc = merge_parts(&all, cs[0].dense, &layout, cfg->vocab_size, T, out);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    const wv_cooc_sink *sink = NULL;
+    if (rc == WV_OK && cfg->sink) { /* asked with what the merge can give at most */
+        int64_t most;
+        rc = wv_xruns_count_below(&all, UINT64_MAX, &most);
+        for (int64_t k = 0; k < layout.cells; k++) most += cs[0].dense[k] != 0;
+        int use = 0;
+        if (rc == WV_OK) rc = cfg->sink->open(cfg->sink->ctx, most, out->unit, T, &use);
+        if (use) sink = cfg->sink;
+        out->streamed = use;
+    }
+    if (rc == WV_OK) rc = merge_parts(&all, cs[0].dense, &layout, cfg->vocab_size, T, sink, out);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    out->merge_seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     wv_xruns_free(&all);
     if (T > 0) free(cs[0].dense);
     free(cs);

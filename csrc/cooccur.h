@@ -34,6 +34,18 @@
 /* A stop request shared with the caller's thread. */
 typedef _Atomic int wv_flag;
 
+/* Where the last merge may go instead of parts in memory (a consumer that
+ * streams the counts, e.g. to files). open is called once the counting is
+ * done, with an upper bound on the upper-triangle records the merge will
+ * give: *use = 1 sends them to emit (part p's records, in key order, on
+ * part p's thread, then close_part(p)), 0 builds parts as without a sink. */
+typedef struct {
+    wv_status (*open)(void *ctx, int64_t most_records, int64_t unit, int n_parts, int *use);
+    wv_status (*emit)(void *ctx, int part, const wv_xrec *r);
+    wv_status (*close_part)(void *ctx, int part);
+    void *ctx;
+} wv_cooc_sink;
+
 typedef struct {
     int32_t vocab_size;
     int window;
@@ -41,6 +53,8 @@ typedef struct {
     int threads;
     size_t memory_limit;     /* bytes, all threads together */
     const char *tmp_dir;     /* directory for spilled runs */
+    const wv_cooc_sink *sink; /* NULL: the result is parts in memory */
+    int ids_fd;              /* with ids NULL: the ids are read from this file (int32, native order) in chunks */
 } wv_cooc_config;
 
 /* A slice of the upper triangle: every record of a range of rows. */
@@ -62,6 +76,8 @@ typedef struct {
     int64_t spilled_runs;    /* runs written to temporary files */
     int64_t merge_passes;    /* intermediate merges to bound the fan-in */
     int64_t dense_cells;     /* size of the dense region per thread */
+    int streamed;            /* the merge went to cfg->sink: no parts */
+    double merge_seconds;    /* the last merge (into parts or the sink) */
     _Atomic int64_t positions_done; /* progress: corpus positions counted */
 } wv_cooc_result;
 
@@ -69,7 +85,9 @@ typedef struct {
  * stop may be NULL; when it becomes non-zero the count ends with
  * WV_ERR_STOPPED. WV_ERR_MEMORY_LIMIT: memory_limit is below threads x
  * WV_COOC_MIN_THREAD_MEMORY; WV_ERR_IO: a temporary file could not be
- * written or read. Temporary files never outlive the call. */
+ * written or read; WV_ERR_INVALID: ids read from cfg->ids_fd outside
+ * -1..vocab_size-1. Temporary files never outlive the call. With ids NULL
+ * the ids are read from cfg->ids_fd (n_ids of them). */
 wv_status wv_cooccur_count(const wv_cooc_config *cfg, const int32_t *ids, int64_t n_ids,
                      wv_cooc_result *out, wv_flag *stop);
 void wv_cooc_free(wv_cooc_result *r);

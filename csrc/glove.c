@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "glove_blocks.h"
 #include "memory.h"
 #include "rng.h"
 #include "vecmath.h"
@@ -19,6 +20,7 @@
 
 struct wv_glove_worker {
     wv_glove_model *m;
+    int index;        /* with a stream, index n_threads - 1 is the block reader */
     int64_t begin, end;
     float *scratch;   /* 2 * dim: the pending updates of both vectors */
     double cost;
@@ -33,6 +35,9 @@ void wv_glove_model_init(wv_glove_model *m) {
     m->n_threads = 0;
     m->run.running = 0;
     m->workers = NULL;
+    m->records = NULL;
+    m->n_records = 0;
+    m->stream = NULL;
 }
 
 WV_HOT float clip(float g) {
@@ -178,23 +183,60 @@ double wv_glove_step(wv_glove_model *m, const wv_glove_record *r, float *scratch
     return update(m, r, scratch, use_rsqrt(m));
 }
 
+/* Trains records[begin, end), publishing progress every PROGRESS_STEP
+ * records (*since carries the count between calls); returns its cost, and
+ * 0 in *stopped unless the stop flag was seen. */
 WV_MULTIVERSION /* vecmath.h */
+static double train_range(wv_glove_model *m, const wv_glove_record *records, int64_t begin, int64_t end,
+                          float *scratch, int64_t *since, int *stopped) {
+    double cost = 0.0; /* a local: workers share cache lines in their array */
+    const int rsqrt = use_rsqrt(m);
+    int64_t count = *since;
+    *stopped = 0;
+    for (int64_t p = begin; p < end; p++) {
+        if (PREFETCH_AHEAD && p + PREFETCH_AHEAD < end) prefetch_record(m, &records[p + PREFETCH_AHEAD]);
+        cost += update(m, &records[p], scratch, rsqrt);
+        if (++count == PROGRESS_STEP) {
+            atomic_fetch_add_explicit(&m->records_done, count, memory_order_relaxed);
+            count = 0;
+            if (atomic_load_explicit(&m->stop, memory_order_relaxed)) {
+                *stopped = 1;
+                break;
+            }
+        }
+    }
+    *since = count;
+    return cost;
+}
+
+/* A training thread over the blocks of a stream, each split in T ranges. */
+static double train_blocks(wv_glove_worker *w, int64_t *since) {
+    wv_glove_model *m = w->m;
+    const int T = m->n_threads - 1, t = w->index;
+    double cost = 0.0;
+    for (int k = 0;; k++) {
+        int64_t n;
+        const wv_glove_record *block = wv_glove_stream_get(m->stream, k, &n);
+        if (!block) break;
+        int stopped;
+        cost += train_range(m, block, n * t / T, n * (t + 1) / T, w->scratch, since, &stopped);
+        if (stopped) {
+            wv_glove_stream_abort(m->stream);
+            break;
+        }
+        wv_glove_stream_done(m->stream, k);
+    }
+    return cost;
+}
+
 static void run_worker(wv_glove_worker *w) {
     wv_glove_model *m = w->m;
     int64_t since = 0;
-    double cost = 0.0; /* a local: workers share cache lines in their array */
-    const int rsqrt = use_rsqrt(m);
-    for (int64_t p = w->begin; p < w->end; p++) {
-        if (PREFETCH_AHEAD && p + PREFETCH_AHEAD < w->end) prefetch_record(m, &m->records[p + PREFETCH_AHEAD]);
-        cost += update(m, &m->records[p], w->scratch, rsqrt);
-        if (++since == PROGRESS_STEP) {
-            atomic_fetch_add_explicit(&m->records_done, since, memory_order_relaxed);
-            since = 0;
-            if (atomic_load_explicit(&m->stop, memory_order_relaxed)) break;
-        }
-    }
+    int stopped;
+    if (!m->stream) w->cost = train_range(m, m->records, w->begin, w->end, w->scratch, &since, &stopped);
+    else if (w->index == m->n_threads - 1) wv_glove_stream_read(m->stream);
+    else w->cost = train_blocks(w, &since);
     atomic_fetch_add_explicit(&m->records_done, since, memory_order_relaxed);
-    w->cost = cost;
 }
 
 static void worker_main(void *arg) { run_worker(arg); }
@@ -210,6 +252,7 @@ static void free_workers(wv_glove_model *m) {
 wv_status wv_glove_start_epoch(wv_glove_model *m, int n_threads) {
     if (m->run.running) return WV_ERR_BUSY;
     if (n_threads < 1) n_threads = 1;
+    if (m->stream) n_threads++; /* the block reader */
     atomic_store(&m->stop, 0);
     atomic_store(&m->records_done, 0);
     m->workers = calloc((size_t)n_threads, sizeof *m->workers);
@@ -218,6 +261,7 @@ wv_status wv_glove_start_epoch(wv_glove_model *m, int n_threads) {
     for (int t = 0; t < n_threads; t++) {
         wv_glove_worker *w = &m->workers[t];
         w->m = m;
+        w->index = t;
         w->begin = m->n_records * t / n_threads;
         w->end = m->n_records * (t + 1) / n_threads;
         w->scratch = wv_alloc_lines(2 * (size_t)m->dim * sizeof(float));
@@ -242,7 +286,8 @@ wv_status wv_glove_join_epoch(wv_glove_model *m, double *cost) {
     wv_run_join(&m->run);
     for (int t = 0; t < m->n_threads; t++) *cost += m->workers[t].cost;
     free_workers(m);
-    return failed ? WV_ERR_THREAD : WV_OK;
+    if (failed) return WV_ERR_THREAD;
+    return m->stream && m->stream->error ? m->stream->error : WV_OK;
 }
 
 wv_status wv_glove_make_records(const int64_t *indptr, const int32_t *indices, const float *data,
@@ -253,10 +298,7 @@ wv_status wv_glove_make_records(const int64_t *indptr, const int32_t *indices, c
         for (int64_t e = indptr[i]; e < indptr[i + 1]; e++) {
             double x = data[e];
             if (!(x > 0.0) || !isfinite(x)) return WV_ERR_INVALID;
-            out[e].row = i;
-            out[e].col = indices[e];
-            out[e].log_x = (float)log(x);
-            out[e].weight = x > x_max ? 1.0f : (float)pow(x / x_max, alpha);
+            wv_glove_record_of(&out[e], i, indices[e], data[e], x_max, alpha);
         }
     }
     wv_rng rng;

@@ -5,6 +5,7 @@
 #ifndef WV_GLOVE_H
 #define WV_GLOVE_H
 
+#include <math.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
@@ -21,7 +22,19 @@ typedef struct {
     float weight;    /* f(x) = min(1, (x / x_max)^alpha) */
 } wv_glove_record;
 
+/* The record of x = X[row][col] > 0: every path that makes records (in
+ * memory or in blocks) goes through here, so they agree bit for bit. */
+static inline void wv_glove_record_of(wv_glove_record *r, int32_t row, int32_t col, float value, double x_max,
+                                      double alpha) {
+    double x = value;
+    r->row = row;
+    r->col = col;
+    r->log_x = (float)log(x);
+    r->weight = x > x_max ? 1.0f : (float)pow(x / x_max, alpha);
+}
+
 typedef struct wv_glove_worker wv_glove_worker;
+typedef struct wv_glove_stream wv_glove_stream; /* glove_blocks.h */
 
 /* Row i of a matrix starts at base + i * row_stride and row i's bias at
  * bias + i * bias_stride (in floats). Separate arrays have strides (dim, 1);
@@ -45,6 +58,9 @@ typedef struct {
     float *word_bias_gradsq, *context_bias_gradsq; /* V, start at 1 */
     const wv_glove_record *records;
     int64_t n_records;
+    /* Not NULL: the records come from blocks on disk instead of `records`
+     * (n_records is their total), read by one more thread. */
+    wv_glove_stream *stream;
     _Atomic int64_t records_done;
     _Atomic int stop;
     int n_threads;
@@ -53,12 +69,14 @@ typedef struct {
 } wv_glove_model;
 
 void wv_glove_model_init(wv_glove_model *m);
-/* One epoch over the records on n_threads threads (contiguous ranges);
- * returns at once: WV_OK, WV_ERR_NOMEM or WV_ERR_BUSY (a thread that did
+/* One epoch over the records on n_threads threads (contiguous ranges; of
+ * each block in turn with a stream, whose wv_glove_stream_begin the caller
+ * has called, plus the reader thread); returns at once: WV_OK, WV_ERR_NOMEM or WV_ERR_BUSY (a thread that did
  * not start is reported by wv_glove_join_epoch). */
 wv_status wv_glove_start_epoch(wv_glove_model *m, int n_threads);
 /* Waits; cost receives the epoch's summed 0.5 * f(x) * diff^2 (float64).
- * WV_ERR_THREAD: not every thread started. */
+ * WV_ERR_THREAD: not every thread started; WV_ERR_IO: a block could not be
+ * read. */
 wv_status wv_glove_join_epoch(wv_glove_model *m, double *cost);
 
 /* One record's update exactly as the loop does it (tests). Returns its cost. */

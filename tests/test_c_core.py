@@ -1,4 +1,4 @@
-"""The C co-occurrence counter and the external sort alone, under
+"""The C co-occurrence counter, the external sort and the GloVe record blocks alone, under
 AddressSanitizer with leak detection (tests/c/*.c): the pytest run cannot
 check leaks, because Python's own allocations would hide them."""
 
@@ -23,7 +23,7 @@ def run_sanitized(tmp_path, test, csrc_sources):
         os.path.join(ROOT, "csrc", name) for name in csrc_sources]
     build = subprocess.run([cc, "-std=c11", "-O1", "-g", "-Wall", "-Wextra", "-Werror",
                             "-fsanitize=address,undefined", "-fno-omit-frame-pointer",
-                            "-I", os.path.join(ROOT, "csrc"), *sources, "-o", str(exe), "-pthread"],
+                            "-I", os.path.join(ROOT, "csrc"), *sources, "-o", str(exe), "-pthread", "-lm"],
                            capture_output=True, text=True)
     if build.returncode != 0 and "sanitize" in build.stderr:
         pytest.skip(f"the compiler has no ASan: {build.stderr.strip()[:200]}")
@@ -46,6 +46,15 @@ def test_cooccurrence_counter_frees_everything_and_agrees_across_threads(tmp_pat
 def test_external_sort_sums_spills_and_frees_everything(tmp_path):
     out, spill = run_sanitized(tmp_path, "extsort_test", ("extsort.c",))
     assert out.rstrip().endswith("ok")
+    assert os.listdir(spill) == []
+
+
+def test_glove_blocks_stream_every_record_once_and_free_everything(tmp_path):
+    """Record blocks written by two writers, streamed over two epochs by a
+    reader and two training threads (double-buffered), then a stopped
+    epoch: every record once per epoch, no leak, no file left."""
+    out, spill = run_sanitized(tmp_path, "glove_blocks_test", ("glove_blocks.c",))
+    assert "every record once" in out and "stopped epoch returned" in out and out.rstrip().endswith("ok")
     assert os.listdir(spill) == []
 
 

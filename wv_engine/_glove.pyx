@@ -3,6 +3,8 @@
 GloVe AdaGrad trainer (csrc/glove.c). Shapes and ranges are checked here
 once; the C loops trust them. Long calls release the GIL."""
 
+import os
+
 import numpy as np
 from libc.stdint cimport int32_t, int64_t, uint64_t
 
@@ -12,6 +14,8 @@ include "_status.pxi"
 cdef extern from "cooccur.h":
     ctypedef int wv_flag
     size_t WV_COOC_MIN_THREAD_MEMORY
+    ctypedef struct wv_cooc_sink:
+        pass
     ctypedef struct wv_cooc_config:
         int32_t vocab_size
         int window
@@ -19,6 +23,8 @@ cdef extern from "cooccur.h":
         int threads
         size_t memory_limit
         const char *tmp_dir
+        const wv_cooc_sink *sink
+        int ids_fd
     ctypedef struct wv_cooc_part:
         int64_t n
         int32_t *rows
@@ -32,6 +38,8 @@ cdef extern from "cooccur.h":
         int64_t spilled_runs
         int64_t merge_passes
         int64_t dense_cells
+        int streamed
+        double merge_seconds
     wv_status wv_cooccur_count(const wv_cooc_config *cfg, const int32_t *ids, int64_t n_ids,
                                wv_cooc_result *out, wv_flag *stop) nogil
     void wv_cooc_free(wv_cooc_result *r) nogil
@@ -63,6 +71,7 @@ cdef extern from "glove.h":
         float *context_bias_gradsq
         const wv_glove_record *records
         int64_t n_records
+        wv_glove_stream *stream
     void wv_glove_model_init(wv_glove_model *m) nogil
     wv_status wv_glove_start_epoch(wv_glove_model *m, int n_threads) nogil
     wv_status wv_glove_join_epoch(wv_glove_model *m, double *cost) nogil
@@ -72,9 +81,36 @@ cdef extern from "glove.h":
                                     wv_glove_record *out) nogil
 
 
+cdef extern from "glove_blocks.h":
+    int WV_GLOVE_MAX_BLOCKS
+    ctypedef struct wv_glove_blocks:
+        int n_blocks
+    ctypedef struct wv_glove_stream:
+        pass
+    ctypedef struct wv_glove_block_sink:
+        int streaming
+        int64_t most_records
+        wv_glove_blocks blocks
+        wv_cooc_sink sink
+    void wv_glove_blocks_close(wv_glove_blocks *b) nogil
+    int64_t wv_glove_blocks_total(const wv_glove_blocks *b) nogil
+    int64_t wv_glove_blocks_largest(const wv_glove_blocks *b) nogil
+    wv_status wv_glove_blocks_read(wv_glove_blocks *b, int block, wv_glove_record *out) nogil
+    void wv_glove_block_sink_init(wv_glove_block_sink *s, size_t memory_limit, int force, const char *tmp_dir,
+                                  double x_max, double alpha, uint64_t seed) nogil
+    void wv_glove_block_sink_free(wv_glove_block_sink *s) nogil
+    wv_status wv_glove_stream_init(wv_glove_stream *s, wv_glove_blocks *b) nogil
+    void wv_glove_stream_free(wv_glove_stream *s) nogil
+
+
 cdef extern from *:
     """
     #include <stdatomic.h>
+    static inline int wv_blocks_errno(wv_glove_blocks *b) { return atomic_load(&b->error); }
+    static inline int64_t wv_block_count(wv_glove_blocks *b, int k) { return atomic_load(&b->counts[k]); }
+    static inline void wv_glove_begin_stream(wv_glove_model *m, uint64_t key, int threads) {
+        wv_glove_stream_begin(m->stream, key, threads, &m->stop);
+    }
     static inline int64_t wv_cooc_progress(wv_cooc_result *r) { return atomic_load(&r->positions_done); }
     static inline void wv_flag_set(wv_flag *flag) { atomic_store(flag, 1); }
     static inline int64_t wv_glove_done(wv_glove_model *m) { return atomic_load(&m->records_done); }
@@ -82,6 +118,9 @@ cdef extern from *:
     static inline int wv_glove_wait(wv_glove_model *m, double seconds) { return wv_run_wait(&m->run, seconds); }
     static inline void wv_glove_request_stop(wv_glove_model *m) { atomic_store(&m->stop, 1); }
     """
+    int wv_blocks_errno(wv_glove_blocks *b) nogil
+    int64_t wv_block_count(wv_glove_blocks *b, int k) nogil
+    void wv_glove_begin_stream(wv_glove_model *m, uint64_t key, int threads) nogil
     int64_t wv_cooc_progress(wv_cooc_result *r) nogil
     void wv_flag_set(wv_flag *flag) nogil
     int64_t wv_glove_done(wv_glove_model *m) nogil
@@ -95,28 +134,43 @@ RECORD_DTYPE = np.dtype([("row", "<i4"), ("col", "<i4"), ("log_x", "<f4"), ("wei
 
 cdef class CooccurrenceCount:
     """One count over an encoded corpus. run() blocks (GIL released), so call
-    it from a thread; positions_done and request_stop() work meanwhile."""
+    it from a thread; positions_done and request_stop() work meanwhile.
+    ids: the ids in memory, or None with ids_fd (a file of n_ids int32 ids,
+    read in chunks and checked as they are read)."""
     cdef wv_cooc_config cfg
     cdef wv_cooc_result res
     cdef wv_flag stop_flag
     cdef const int32_t[::1] ids
+    cdef int64_t n_ids
     cdef bytes tmp_dir
     cdef public int status
     cdef bint have
+    cdef wv_glove_block_sink sink
+    cdef bint sink_open
+    cdef bint in_memory
 
     def __cinit__(self):
         self.have = False
+        self.sink_open = False
         self.stop_flag = 0
         self.status = -1
 
-    def __init__(self, const int32_t[::1] ids not None, int32_t vocab_size, int window,
-                 bint distance_weighting, int threads, size_t memory_limit, str tmp_dir):
+    def __init__(self, const int32_t[::1] ids, int32_t vocab_size, int window,
+                 bint distance_weighting, int threads, size_t memory_limit, str tmp_dir,
+                 int ids_fd=-1, int64_t n_ids=0):
         if vocab_size < 1 or window < 1 or threads < 1:
             raise ValueError("vocab_size, window and threads must be >= 1")
-        arr = np.asarray(ids)
-        if arr.size and (arr.min() < -1 or arr.max() >= vocab_size):
-            raise ValueError("the encoded corpus holds ids outside the vocabulary")
-        self.ids = ids
+        if ids is None:
+            if ids_fd < 0 or n_ids < 0:
+                raise ValueError("give ids, or ids_fd and n_ids")
+            self.n_ids = n_ids
+        else:
+            arr = np.asarray(ids)
+            if arr.size and (arr.min() < -1 or arr.max() >= vocab_size):
+                raise ValueError("the encoded corpus holds ids outside the vocabulary")
+            self.ids = ids
+            self.n_ids = ids.shape[0]
+            self.in_memory = True
         self.tmp_dir = tmp_dir.encode()
         self.cfg.vocab_size = vocab_size
         self.cfg.window = window
@@ -124,28 +178,93 @@ cdef class CooccurrenceCount:
         self.cfg.threads = threads
         self.cfg.memory_limit = memory_limit
         self.cfg.tmp_dir = self.tmp_dir
+        self.cfg.sink = NULL
+        self.cfg.ids_fd = ids_fd
+
+    def stream_records(self, double x_max, double alpha, uint64_t seed, int force=0, size_t limit=0):
+        """Before run(): when the training records and the matrix would not
+        fit in `limit` bytes (0: memory_limit; force > 0: always; force < 0:
+        never), the merge writes the records to shuffled blocks (take_blocks)
+        instead of building the matrix; two blocks fit in the limit."""
+        wv_glove_block_sink_init(&self.sink, limit if limit else self.cfg.memory_limit, force, self.cfg.tmp_dir,
+                                 x_max, alpha, seed)
+        self.cfg.sink = &self.sink.sink
 
     def __dealloc__(self):
         if self.have:
             wv_cooc_free(&self.res)
+        self._close_blocks()
+
+    cdef _close_blocks(self):
+        if self.cfg.sink != NULL:
+            wv_glove_block_sink_free(&self.sink)
+            if self.sink_open:
+                wv_glove_blocks_close(&self.sink.blocks)
+                self.sink_open = False
 
     def run(self):
         cdef wv_status rc
-        cdef const int32_t *p = &self.ids[0] if self.ids.shape[0] else NULL
-        cdef int64_t n = self.ids.shape[0]
+        cdef const int32_t *p = NULL
+        if self.in_memory and self.n_ids:
+            p = &self.ids[0]
+        cdef int64_t n = self.n_ids
         with nogil:
             rc = wv_cooccur_count(&self.cfg, p, n, &self.res, &self.stop_flag)
         self.status = rc
         self.have = rc == WV_OK
+        if self.cfg.sink != NULL:
+            self.sink_open = self.sink.blocks.n_blocks > 0
+            wv_glove_block_sink_free(&self.sink)  # the write buffers
+            if rc != WV_OK:
+                self._close_blocks()  # nothing is left behind
+
+    @property
+    def merge_seconds(self):
+        """Seconds of the last merge (with blocks: writing them)."""
+        return self.res.merge_seconds
+
+    @property
+    def streamed(self):
+        """Whether the merge went to blocks (take_blocks) instead of a matrix."""
+        return self.have and self.res.streamed != 0
+
+    def take_blocks(self):
+        """The shuffled record blocks of a streamed count (RecordBlocks)."""
+        self.check()
+        if not self.streamed or not self.sink_open:
+            raise RuntimeError("the count made no record blocks")
+        blocks = RecordBlocks()
+        blocks.b = self.sink.blocks
+        blocks.tmp_dir = self.tmp_dir.decode()
+        blocks.write_seconds = self.res.merge_seconds
+        self.sink_open = False
+        wv_cooc_free(&self.res)
+        self.have = False
+        self.status = -2
+        return blocks
 
     def check(self):
         """Raises the error of a finished run, if any."""
+        cdef int err = 0
+        directory = self.tmp_dir.decode()
+        if self.status == WV_ERR_IO and self.cfg.sink != NULL:
+            err = wv_blocks_errno(&self.sink.blocks)
+        if err:
+            raise OSError(err, f"{os.strerror(err)}: writing the shuffled GloVe training blocks in "
+                               f"{directory!r} (disk full?); set tmp_dir")
+        if self.status == WV_ERR_MEMORY_LIMIT and self.cfg.sink != NULL and self.sink.most_records > 0:
+            least = -(-16 * self.sink.most_records * 16 // (7 * WV_GLOVE_MAX_BLOCKS))
+            raise ValueError(f"memory_limit is too small to make progress: {self.cfg.memory_limit:,} bytes "
+                             f"for {self.sink.most_records:,} training records (16 bytes each) would take more "
+                             f"than {WV_GLOVE_MAX_BLOCKS} blocks of 7/16 of the limit; give at least "
+                             f"{least:,} bytes")
         raise_for(self.status, {
             WV_ERR_STOPPED: "co-occurrence counting",
             WV_ERR_MEMORY_LIMIT: f"{self.cfg.memory_limit:,} bytes with {self.cfg.threads} thread(s); "
                                  f"give at least {self.cfg.threads * WV_COOC_MIN_THREAD_MEMORY:,} bytes",
             WV_ERR_NOMEM: "counting co-occurrences; lower memory_limit",
-            WV_ERR_IO: f"in {self.tmp_dir.decode()!r} (disk full?); set tmp_dir",
+            WV_ERR_IO: f"spilling or reading co-occurrence counts in {directory!r} (disk full?); set tmp_dir",
+            WV_ERR_INVALID: "the encoded corpus holds ids outside the vocabulary",
         }.get(self.status, "co-occurrence counting"))
 
     def request_stop(self):
@@ -277,6 +396,72 @@ def make_records(int64_t[::1] indptr not None, int32_t[::1] indices not None, fl
     return records
 
 
+cdef class RecordBlocks:
+    """Shuffled training records out of core: block files in tmp_dir,
+    unlinked at creation (glove_blocks.h). close() (or garbage collection)
+    deletes them."""
+    cdef wv_glove_blocks b
+    cdef wv_glove_stream stream
+    cdef bint have_stream
+    cdef public str tmp_dir
+    cdef public double write_seconds  # the merge that wrote them
+
+    def __cinit__(self):
+        self.b.n_blocks = 0
+        self.have_stream = False
+
+    def __dealloc__(self):
+        self.close()
+
+    def close(self):
+        if self.have_stream:
+            wv_glove_stream_free(&self.stream)
+            self.have_stream = False
+        if self.b.n_blocks:
+            wv_glove_blocks_close(&self.b)
+
+    def __len__(self):
+        return wv_glove_blocks_total(&self.b) if self.b.n_blocks else 0
+
+    @property
+    def n_blocks(self):
+        return self.b.n_blocks
+
+    @property
+    def largest(self):
+        """Records in the largest block."""
+        return wv_glove_blocks_largest(&self.b) if self.b.n_blocks else 0
+
+    def block(self, int k):
+        """The records of block k as written (RECORD_DTYPE, not shuffled)."""
+        if not 0 <= k < self.b.n_blocks:
+            raise IndexError(k)
+        out = np.empty(max(wv_block_count(&self.b, k), 1), dtype=RECORD_DTYPE)[:wv_block_count(&self.b, k)]
+        if len(out) == 0:
+            return out
+        cdef unsigned char[::1] raw = out.view(np.uint8)
+        cdef wv_status rc
+        with nogil:
+            rc = wv_glove_blocks_read(&self.b, k, <wv_glove_record *>&raw[0])
+        if rc:
+            self._raise_io("reading")
+        return out
+
+    def _raise_io(self, what):
+        err = wv_blocks_errno(&self.b) or 5
+        raise OSError(err, f"{os.strerror(err)}: {what} the GloVe training blocks in {self.tmp_dir!r}")
+
+    cdef wv_glove_stream *open_stream(self) except NULL:
+        cdef wv_status rc
+        if not self.b.n_blocks:
+            raise ValueError("the record blocks are closed")
+        if not self.have_stream:
+            rc = wv_glove_stream_init(&self.stream, &self.b)
+            raise_for(rc, f"two blocks of {self.largest:,} training records")
+            self.have_stream = True
+        return &self.stream
+
+
 cdef class GloVeCore:
     """Holds the C GloVe model: pointers into numpy arrays kept alive here."""
     cdef wv_glove_model m
@@ -350,12 +535,31 @@ cdef class GloVeCore:
         cdef unsigned char[::1] raw = records.view(np.uint8)
         self.m.records = <const wv_glove_record *>&raw[0]
         self.m.n_records = len(records)
+        self.m.stream = NULL
         self._keep = self._keep[:8] + (records,)
 
-    def start_epoch(self, int threads):
+    def set_blocks(self, RecordBlocks blocks not None):
+        """Attaches record blocks (made by the counter, so their ids are
+        the vocabulary's): each epoch streams them (wv_glove_stream)."""
+        if wv_glove_active(&self.m):
+            raise RuntimeError("cannot change the records while an epoch runs")
+        if len(blocks) == 0:
+            raise ValueError("no co-occurrence records to train on")
+        self.m.stream = blocks.open_stream()
+        self.m.records = NULL
+        self.m.n_records = len(blocks)
+        self._keep = self._keep[:8] + (blocks,)
+
+    def start_epoch(self, int threads, uint64_t epoch_key=0):
+        """epoch_key: with blocks, the order of the blocks and of the records
+        in each is drawn from (seed, epoch_key)."""
         cdef wv_status rc
-        if self.m.records == NULL:
+        if self.m.records == NULL and self.m.stream == NULL:
             raise RuntimeError("no records attached")
+        if threads < 1:
+            threads = 1
+        if self.m.stream != NULL:
+            wv_glove_begin_stream(&self.m, epoch_key, threads)
         with nogil:
             rc = wv_glove_start_epoch(&self.m, threads)
         raise_for(rc, {WV_ERR_NOMEM: "the training threads' buffers"})
@@ -366,6 +570,8 @@ cdef class GloVeCore:
         cdef wv_status rc
         with nogil:
             rc = wv_glove_join_epoch(&self.m, &cost)
+        if rc == WV_ERR_IO and len(self._keep) > 8 and isinstance(self._keep[8], RecordBlocks):
+            self._keep[8]._raise_io("reading")
         raise_for(rc)
         return cost
 

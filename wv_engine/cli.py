@@ -191,8 +191,10 @@ def _add_matrix_common(p, window: int) -> None:
     p.add_argument("--threads", type=positive_int, default=None, help="default: the usable cores")
     p.add_argument("--memory-limit", type=memory_size, default=None, metavar="SIZE",
                    help="cap on the counting buffers, e.g. 512M or 2G (default: min(RAM/4, 1G)); "
-                        "past it counts spill to temporary files")
-    p.add_argument("--tmp-dir", default=None, metavar="DIR", help="where spilled counts go (default: the "
+                        "past it counts spill to temporary files, and GloVe's training records (with "
+                        "the matrix, 28 bytes a non-zero) go to shuffled blocks on disk, trained as streamed")
+    p.add_argument("--tmp-dir", default=None, metavar="DIR", help="where spilled counts, large encoded corpora "
+                                                                   "and GloVe's record blocks go (default: the "
                                                                    "system's temporary directory)")
     p.add_argument("--max-vocab-size", type=positive_int, default=None)
     p.add_argument("--format", choices=list(MATRIX_FORMATS), default="txt",
@@ -269,7 +271,7 @@ def run_glove(args) -> int:
             overrides = _resume_overrides(args, model.config(), GLOVE_FIXED, {"output_vectors": "output", "output": None})
             model = GloVe.load_checkpoint(args.resume, **overrides)
             _say(args, f"resuming from {args.resume} after {model.epochs_trained} epoch(s); the settings given "
-                       "agree with it")
+                       "agree with it; the co-occurrences are counted again (a checkpoint holds no records)")
         else:
             model = GloVe(**settings)
             _say(args, f"counting words in {args.input}")
@@ -277,14 +279,26 @@ def run_glove(args) -> int:
         vocab = model.vocab
         _say(args, f"vocabulary: {len(vocab):,} words (min_count {model.min_count}); counting co-occurrences "
                    f"(window {model.window}, {model.threads} threads{' per worker' if client else ''})")
-        matrix = model.count(args.input, progress=progress, client=client)
-    count_seconds = time.perf_counter() - started
-    nonzeros = matrix.nnz
-    _say(args, f"{nonzeros:,} non-zeros in {count_seconds:.1f} s")
-    if args.save_cooccurrence:
-        _save_cooccurrence(args, matrix)
-    del matrix
-    model.prepare_records(drop_cooccurrence=True)  # the records replace the matrix: lower peak memory
+        if args.save_cooccurrence or client is not None:  # the matrix itself is wanted, or comes from the cluster
+            matrix = model.count(args.input, progress=progress, client=client)
+            count_seconds = time.perf_counter() - started
+            nonzeros = matrix.nnz
+        else:  # straight to training records: on disk when they would not fit in --memory-limit
+            nonzeros = model.count_records(args.input, progress=progress)
+            count_seconds = time.perf_counter() - started - model.records_seconds
+    where = (f"; out of core: {model.record_blocks} shuffled blocks of training records in "
+             f"{model.tmp_dir or 'the temporary directory'}" if model.record_blocks else "")
+    _say(args, f"{nonzeros:,} non-zeros in {count_seconds:.1f} s{where}")
+    if args.save_cooccurrence or client is not None:
+        if args.save_cooccurrence:
+            _save_cooccurrence(args, matrix)
+        del matrix
+        t0 = time.perf_counter()
+        model.prepare_records(drop_cooccurrence=True)  # the records replace the matrix: lower peak memory
+        records_seconds = time.perf_counter() - t0
+    else:
+        records_seconds = model.records_seconds
+    stage_seconds = {"count": count_seconds, "records": records_seconds}
     interrupted = False
     try:
         stats = model.train(progress=progress, checkpoint=args.checkpoint, checkpoint_every=args.checkpoint_every)
@@ -292,11 +306,14 @@ def run_glove(args) -> int:
         interrupted = True
         stats = model.last_stats
         _say(args, f"interrupted after {len(stats.epochs)} full epoch(s): saving what is trained")
+    stage_seconds["train"] = stats.train_seconds
     output = _final_output(args, interrupted, len(stats.epochs))
+    t0 = time.perf_counter()
     _save_matrix_vectors(args, model.vectors, output)
     ok = True
     if args.checkpoint and not interrupted:
         ok = _secondary(args, f"checkpoint {args.checkpoint}", lambda: model.save_checkpoint(args.checkpoint))
+    stage_seconds["save"] = time.perf_counter() - t0
     total = time.perf_counter() - started
     _say(args, f"wrote {len(vocab):,} vectors to {output} ({total:.1f} s in all)")
     if args.stats_json:
@@ -305,6 +322,9 @@ def run_glove(args) -> int:
             "train_seconds": stats.train_seconds, "total_seconds": total, "epoch_cost": stats.epoch_cost,
             "epochs": len(stats.epochs), "threads": model.threads, "interrupted": interrupted,
             "config": model.config(), "peak_rss_bytes": _peak_rss(), "output": output,
+            # count: vocabulary and co-occurrences; records: the shuffled training records (out of core:
+            # the last merge writing the blocks); train; save: the vectors and the checkpoint
+            "stage_seconds": stage_seconds, "out_of_core": stats.out_of_core, "blocks": stats.blocks,
         }))
     return EXIT_INTERRUPTED if interrupted else 0 if ok else EXIT_ERROR
 

@@ -12,7 +12,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from . import _glove, scaleout
-from .corpus import CorpusSource, EncodedCorpus, encode
+from .corpus import CorpusSource, EncodedCorpus, encode, ids_belong_on_disk
 from .errors import FormatError
 from .files import atomic_write
 from .memory import check_fits, total_memory
@@ -58,31 +58,82 @@ def count(corpus: CorpusSource | EncodedCorpus, vocab: Vocabulary, window: int =
     (out-of-vocabulary words removed first; self-pairs counted on both sides).
 
     memory_limit (bytes or '512M') caps the counting buffers; past it sorted
-    runs spill to temporary files in tmp_dir (removed in every case).
-    Ctrl-C stops the count and raises KeyboardInterrupt.
+    runs spill to temporary files in tmp_dir (removed in every case). The
+    corpus's ids go to a temporary file there too when they are large
+    (corpus.ids_belong_on_disk, or over an eighth of memory_limit) and are
+    read in chunks. Ctrl-C stops the count and raises KeyboardInterrupt.
 
     With a dask.distributed client, the workers count shards of the file(s)
     (a path or a list of paths) with `threads` threads and memory_limit
     each, and the exact integer sums are merged: the same matrix, bit for
     bit (wv_engine.cluster.cooccur)."""
+    if client is not None:
+        limit = _check_count(window, threads, memory_limit)
+        return scaleout.count_cooccurrence(client, corpus, vocab, window, distance_weighting, threads, limit,
+                                           tmp_dir, progress)
+    job = _run_count(corpus, vocab, window, distance_weighting, threads, memory_limit, tmp_dir, progress)
+    return _matrix(job, len(vocab))
+
+
+def count_records(corpus: CorpusSource | EncodedCorpus, vocab: Vocabulary, window: int, distance_weighting: bool,
+                  threads: int, memory_limit: int | str | None, tmp_dir: str | None, progress: bool | None,
+                  *, x_max: float, alpha: float, seed: int, out_of_core: bool | None = None,
+                  records_limit: int | None = None) -> sp.csr_matrix | _glove.RecordBlocks:
+    """Counts for training: the matrix, as count() gives it, when it and
+    its training records (28 bytes a non-zero together) fit in
+    memory_limit; else the training records themselves, written by the last
+    merge straight to shuffled block files in tmp_dir (RecordBlocks; the
+    matrix is never built). out_of_core=True/False forces one or the other;
+    records_limit (bytes) replaces memory_limit in that choice and in the
+    size of the blocks."""
+    force = 0 if out_of_core is None else 1 if out_of_core else -1
+    job = _run_count(corpus, vocab, window, distance_weighting, threads, memory_limit, tmp_dir, progress,
+                     blocks=(x_max, alpha, seed, force, records_limit or 0))
+    if job.streamed:
+        return job.take_blocks()
+    return _matrix(job, len(vocab))
+
+
+def _check_count(window: int, threads: int, memory_limit: int | str | None) -> int:
     if window < 1:
         raise ValueError(f"window must be >= 1, got {window}")
     if threads < 1:
         raise ValueError(f"threads must be >= 1, got {threads}")
     limit = parse_size(memory_limit) if memory_limit is not None else default_memory_limit()
     check_fits(f"counting with memory_limit={limit:,}", limit, "lower memory_limit (counts spill to disk past it)")
-    if client is not None:
-        return scaleout.count_cooccurrence(client, corpus, vocab, window, distance_weighting, threads, limit,
-                                           tmp_dir, progress)
-    encoded = corpus if isinstance(corpus, EncodedCorpus) else encode(corpus, vocab.words_joined(), threads=threads)
-    if encoded.words == 0:
-        raise ValueError("the corpus has no words in the vocabulary")
+    return limit
+
+
+def ids_on_disk_for(words: int, memory_limit: int) -> bool:
+    """Where the counter wants a corpus's ids: on disk past the general
+    rule (corpus.ids_belong_on_disk) or past an eighth of memory_limit, so
+    that the count stays within the limit on any corpus."""
+    return ids_belong_on_disk(words) or 4 * words * 1.05 > memory_limit / 8
+
+
+def _run_count(corpus, vocab: Vocabulary, window: int, distance_weighting: bool, threads: int,
+               memory_limit, tmp_dir: str | None, progress: bool | None, blocks=None) -> _glove.CooccurrenceCount:
+    limit = _check_count(window, threads, memory_limit)
     directory = tmp_dir or tempfile.gettempdir()
     if not os.path.isdir(directory):
         raise FileNotFoundError(f"tmp_dir is not a directory: {directory}")
-    job = _glove.CooccurrenceCount(np.ascontiguousarray(encoded.ids, dtype=np.int32), len(vocab),
-                                   window, distance_weighting, threads_for(threads, len(encoded.ids)), limit,
-                                   directory)
+    if isinstance(corpus, EncodedCorpus):
+        encoded = corpus
+    else:
+        on_disk = ids_on_disk_for(int(np.sum(vocab.counts, dtype=np.int64)), limit)
+        encoded = encode(corpus, vocab.words_joined(), threads=threads, on_disk=on_disk, tmp_dir=directory)
+    if encoded.words == 0:
+        raise ValueError("the corpus has no words in the vocabulary")
+    n_ids = len(encoded.ids)
+    count_threads = threads_for(threads, n_ids)
+    if encoded.file is not None:  # read in chunks by the C threads: its pages never pile up in memory
+        job = _glove.CooccurrenceCount(None, len(vocab), window, distance_weighting, count_threads, limit, directory,
+                                       ids_fd=encoded.file.fileno(), n_ids=n_ids)
+    else:
+        job = _glove.CooccurrenceCount(np.ascontiguousarray(encoded.ids, dtype=np.int32), len(vocab),
+                                       window, distance_weighting, count_threads, limit, directory)
+    if blocks is not None:
+        job.stream_records(*blocks)
     # The count runs on its own thread, and this one waits on an Event the
     # worker sets when the C count has returned: Thread.join interrupted by
     # Ctrl-C can mark a running thread as finished (Python 3.11), and the
@@ -96,7 +147,7 @@ def count(corpus: CorpusSource | EncodedCorpus, vocab: Vocabulary, window: int =
             finished.set()
 
     worker = threading.Thread(target=run, name="wv-cooccur", daemon=True)
-    bar = Progress(len(encoded.ids), "co-occurrences", progress)
+    bar = Progress(n_ids, "co-occurrences", progress)
     started = False
     try:
         worker.start()  # inside the try: Ctrl-C may land while it starts the thread
@@ -115,8 +166,11 @@ def count(corpus: CorpusSource | EncodedCorpus, vocab: Vocabulary, window: int =
         job.check()
     except _glove.CooccurrenceStopped:
         raise KeyboardInterrupt from None
+    return job
+
+
+def _matrix(job: _glove.CooccurrenceCount, V: int) -> sp.csr_matrix:
     indptr, indices, data = job.to_csr()
-    V = len(vocab)
     return sp.csr_matrix((data, indices, indptr), shape=(V, V))
 
 

@@ -21,7 +21,7 @@ from .corpus import CorpusSource, EncodedCorpus
 from .epochs import Checkpoints, run_epochs
 from .errors import FormatError
 from .files import atomic_write
-from .memory import check_fits
+from .memory import available_memory, check_fits
 from .progress import Progress
 from .vectors import Vectors
 from .vocab import Vocabulary
@@ -51,6 +51,8 @@ class GloVeStats:
     count_seconds: float = 0.0
     train_seconds: float = 0.0
     interrupted: bool = False
+    out_of_core: bool = False  # the records were streamed from blocks on disk
+    blocks: int = 0
     epochs: list[GloVeEpoch] = field(default_factory=list)
 
     @property
@@ -84,7 +86,25 @@ class GloVe:
     uses 15), x_max 100 (the demo uses 10), alpha 0.75, eta 0.05, 25 epochs,
     min_count 5 (vocab_count's default is 1, the demo's 5). output='sum'
     gives W + W~ (glove.c's -model 2); 'word' W alone; 'concat' [W, W~].
-    Parameters are float32. `seed` makes single-thread runs reproducible."""
+    Parameters are float32. `seed` makes single-thread runs reproducible.
+
+    Out of core: fit() keeps the training records (16 bytes a non-zero)
+    and the matrix in memory when together they fit in memory_limit, or,
+    when no memory_limit is given, in half the memory available (the
+    records are shuffled once with the seed and every epoch sees that one
+    order, as glove.c reads its shuffled file). Past it, the last merge of
+    the count writes each record to one of B block files in tmp_dir (the
+    block a seeded hash of the pair; the files are unlinked at creation) with
+    B such that two blocks fit in memory_limit, and each epoch reads the
+    blocks in a seeded order, shuffles each in memory and trains on it while
+    a reader thread loads the next. That order is also a uniformly random
+    permutation of the records (random blocks, each shuffled, in random
+    order), and by default every epoch sees the same one, as in memory; so
+    the two paths train on the same records in equally random orders, not
+    in the same one, and their costs and analogy scores agree within seed
+    noise (docs/performance.md). Setting reshuffle_blocks = True draws a new
+    order each epoch from (seed, epoch). With one thread an out-of-core run
+    is reproducible too (resumed or not)."""
 
     def __init__(self, *, dim: int = 100, window: int = 10, x_max: float = 100.0, alpha: float = 0.75,
                  epochs: int = 25, eta: float = 0.05, min_count: int = 5, threads: int | None = None,
@@ -104,6 +124,9 @@ class GloVe:
         self.seed, self.tmp_dir, self.max_vocab_size = int(seed), tmp_dir, max_vocab_size
         self.memory_limit = cooccur.parse_size(memory_limit) if memory_limit is not None \
             else cooccur.default_memory_limit()
+        # Without a limit given, the default caps the counting buffers only: the
+        # training records stay in memory while they fit in what is available.
+        self._limit_given = memory_limit is not None
         self.output, self.distance_weighting = output, bool(distance_weighting)
         self.exact_sqrt = bool(exact_sqrt)  # glove.c's division; else a refined rsqrt (csrc/glove.h)
         self.vocab: Vocabulary | None = None
@@ -114,6 +137,10 @@ class GloVe:
         self.last_stats = GloVeStats()
         self._records = None
         self._core = None
+        self.count_seconds = self.records_seconds = 0.0  # the last count's stages (count_records)
+        # Out of core: False keeps one order for every epoch, as in memory and
+        # glove.c; True draws a new one each epoch (docs/performance.md).
+        self.reshuffle_blocks = False
 
     def config(self) -> dict:
         """The settings as a JSON-serialisable dict."""
@@ -170,7 +197,7 @@ class GloVe:
         self.cooccurrence = cooccur.count(corpus, self.vocab, self.window, self.distance_weighting,
                                           self.threads, self.memory_limit, self.tmp_dir, progress,
                                           client=client)
-        self._records = None
+        self._drop_records()
         return self.cooccurrence
 
     # ---- training -------------------------------------------------------------
@@ -178,15 +205,63 @@ class GloVe:
             callbacks: Iterable[Callable[["GloVe", GloVeEpoch], object]] = (), client=None) -> "GloVe":
         """Vocabulary, co-occurrence counts, then `epochs` epochs of training.
         The matrix is dropped once the training records are made unless
-        keep_cooccurrence=True (it can be larger than the model)."""
+        keep_cooccurrence=True (it can be larger than the model; then it and
+        the records are made in memory). Without it, records that do not fit
+        memory_limit go to disk (count_records)."""
         t0 = time.perf_counter()
         self.build_vocab(corpus, client=client)
-        self.count(corpus, progress, client=client)
-        count_seconds = time.perf_counter() - t0
-        self.prepare_records(drop_cooccurrence=not keep_cooccurrence)
+        if keep_cooccurrence or client is not None:
+            self.count(corpus, progress, client=client)
+            count_seconds = time.perf_counter() - t0
+            self.prepare_records(drop_cooccurrence=not keep_cooccurrence)
+        else:
+            self.count_records(corpus, progress)
+            count_seconds = time.perf_counter() - t0
         self.train(progress=progress, callbacks=callbacks)
         self.last_stats.count_seconds = count_seconds
         return self
+
+    def count_records(self, corpus: CorpusSource | EncodedCorpus, progress: bool | None = None,
+                      out_of_core: bool | None = None) -> int:
+        """Counts the corpus straight into training records (building the
+        vocabulary first if needed) and returns their number (the non-zeros):
+        in memory when they and the matrix fit in memory_limit, else in
+        shuffled blocks in tmp_dir (the class docstring); out_of_core=True or
+        False forces one or the other. The matrix is not kept."""
+        if self.vocab is None:
+            if isinstance(corpus, EncodedCorpus):
+                raise ValueError("an encoded corpus needs a vocabulary: call build_vocab first")
+            self.build_vocab(corpus)
+        assert self.vocab is not None
+        self._drop_records()
+        self.cooccurrence = None
+        t0 = time.perf_counter()
+        got = cooccur.count_records(corpus, self.vocab, self.window, self.distance_weighting, self.threads,
+                                    self.memory_limit, self.tmp_dir, progress, x_max=self.x_max,
+                                    alpha=self.alpha, seed=self.seed, out_of_core=out_of_core,
+                                    records_limit=None if self._limit_given else
+                                    max(self.memory_limit, available_memory() // 2))
+        if isinstance(got, _glove.RecordBlocks):
+            self._records = got
+            self.records_seconds = got.write_seconds
+        else:
+            self.cooccurrence = got
+            t1 = time.perf_counter()
+            self.prepare_records(drop_cooccurrence=True)
+            self.records_seconds = time.perf_counter() - t1
+        self.count_seconds = time.perf_counter() - t0 - self.records_seconds
+        return len(self._records)
+
+    @property
+    def record_blocks(self) -> int:
+        """Blocks on disk holding the training records (0: in memory or none)."""
+        return self._records.n_blocks if isinstance(self._records, _glove.RecordBlocks) else 0
+
+    def _drop_records(self) -> None:
+        if isinstance(self._records, _glove.RecordBlocks):
+            self._core = None  # it holds the blocks' stream
+            self._records.close()
+        self._records = None
 
     def prepare_records(self, drop_cooccurrence: bool = False) -> None:
         """Makes the shuffled training records from self.cooccurrence; with
@@ -194,6 +269,7 @@ class GloVe:
         two never outlive each other (peak memory)."""
         if self.cooccurrence is None:
             raise ValueError("no co-occurrence matrix: count a corpus first")
+        self._drop_records()
         self._records = self._make_records(self.cooccurrence)
         if drop_cooccurrence:
             self.cooccurrence = None
@@ -223,6 +299,7 @@ class GloVe:
         epochs = self.epochs if epochs is None else epochs
         _check("epochs", epochs, isinstance(epochs, (int, np.integer)) and epochs >= 1, "an integer >= 1")
         if matrix is not None:
+            self._drop_records()
             self._records = self._make_records(matrix)
         elif self._records is None:
             if self.cooccurrence is None:
@@ -234,9 +311,14 @@ class GloVe:
         if self._core is None:
             self._core = _glove.GloVeCore(eta=self.eta, exact_sqrt=self.exact_sqrt, **self.params)
         core = self._core
-        core.set_records(records)
+        blocks = isinstance(records, _glove.RecordBlocks)
+        if blocks:
+            core.set_blocks(records)
+        else:
+            core.set_records(records)
         threads = threads_for(self.threads, len(records))
-        stats = GloVeStats(vocab_size=len(self.vocab), nonzeros=len(records))
+        stats = GloVeStats(vocab_size=len(self.vocab), nonzeros=len(records), out_of_core=blocks,
+                           blocks=records.n_blocks if blocks else 0)
         self.last_stats = stats
         bar = Progress(epochs * len(records), "glove", progress)
 
@@ -251,7 +333,10 @@ class GloVe:
 
         checkpoints = Checkpoints(None if checkpoint is None else os.fspath(checkpoint), checkpoint_every,
                                   self.save_checkpoint)
-        run_epochs(core, epochs, bar, stats, start=lambda e: core.start_epoch(threads),
+        def start(e: int) -> None:  # the blocks' order is drawn from (seed, epoch) unless kept
+            core.start_epoch(threads, self.epochs_trained + 1 if self.reshuffle_blocks else 0)
+
+        run_epochs(core, epochs, bar, stats, start=start,
                    on_progress=lambda e, done: bar.update(e * len(records) + done, epoch=f"{e + 1}/{epochs}"),
                    finish=finish, checkpoints=checkpoints)
         return stats

@@ -18,7 +18,7 @@ typedef struct {
 } csr;
 
 static int count(const int32_t *ids, int64_t n, int32_t V, int threads, size_t limit, const char *dir, csr *out) {
-    wv_cooc_config cfg = {V, 10, 1, threads, limit, dir};
+    wv_cooc_config cfg = {V, 10, 1, threads, limit, dir, NULL, -1};
     wv_cooc_result r;
     int rc = wv_cooccur_count(&cfg, ids, n, &r, NULL);
     if (rc) return rc;

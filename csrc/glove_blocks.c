@@ -1,0 +1,392 @@
+#define _POSIX_C_SOURCE 200809L /* mkstemp, pread, pwrite */
+
+#include "glove_blocks.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rng.h"
+
+#define WAIT_SECONDS 0.1 /* waits re-check the stop flag, which is set without the lock */
+
+/* ---- block files ------------------------------------------------------------ */
+static void note_error(wv_glove_blocks *b, int err) {
+    int none = 0;
+    atomic_compare_exchange_strong(&b->error, &none, err ? err : EIO);
+}
+
+static int open_block_file(const char *dir) {
+    char path[4096];
+    int len = snprintf(path, sizeof path, "%s/wv_glove_block_XXXXXX", dir ? dir : "/tmp");
+    if (len < 0 || (size_t)len >= sizeof path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    int fd = mkstemp(path);
+    if (fd >= 0) unlink(path); /* nothing outlives the process, even a kill */
+    return fd;
+}
+
+wv_status wv_glove_blocks_open(wv_glove_blocks *b, int n_blocks, const char *tmp_dir, uint64_t seed) {
+    b->n_blocks = 0;
+    b->seed = seed;
+    atomic_store(&b->error, 0);
+    b->fds = malloc((size_t)n_blocks * sizeof *b->fds);
+    b->counts = calloc((size_t)n_blocks, sizeof *b->counts);
+    if (!b->fds || !b->counts) {
+        wv_glove_blocks_close(b);
+        return WV_ERR_NOMEM;
+    }
+    for (int k = 0; k < n_blocks; k++) {
+        atomic_store(&b->counts[k], 0);
+        b->fds[k] = open_block_file(tmp_dir);
+        if (b->fds[k] < 0) {
+            note_error(b, errno);
+            wv_glove_blocks_close(b);
+            return WV_ERR_IO;
+        }
+        b->n_blocks = k + 1;
+    }
+    return WV_OK;
+}
+
+void wv_glove_blocks_close(wv_glove_blocks *b) {
+    for (int k = 0; k < b->n_blocks; k++) close(b->fds[k]); /* unlinked: closing deletes it */
+    free(b->fds);
+    free((void *)b->counts);
+    b->fds = NULL;
+    b->counts = NULL;
+    b->n_blocks = 0;
+}
+
+int64_t wv_glove_blocks_total(const wv_glove_blocks *b) {
+    int64_t n = 0;
+    for (int k = 0; k < b->n_blocks; k++) n += atomic_load(&b->counts[k]);
+    return n;
+}
+
+int64_t wv_glove_blocks_largest(const wv_glove_blocks *b) {
+    int64_t most = 0;
+    for (int k = 0; k < b->n_blocks; k++) {
+        int64_t n = atomic_load(&b->counts[k]);
+        if (n > most) most = n;
+    }
+    return most;
+}
+
+wv_status wv_glove_blocks_append(wv_glove_blocks *b, int block, const wv_glove_record *r, int64_t n) {
+    /* Each writer reserves its own range of the file, so appends need no lock. */
+    int64_t first = atomic_fetch_add(&b->counts[block], n);
+    const char *p = (const char *)r;
+    size_t left = (size_t)n * sizeof *r;
+    off_t at = (off_t)first * (off_t)sizeof *r;
+    while (left) {
+        ssize_t put = pwrite(b->fds[block], p, left, at);
+        if (put < 0 && errno == EINTR) continue;
+        if (put <= 0) {
+            note_error(b, put < 0 ? errno : ENOSPC);
+            return WV_ERR_IO;
+        }
+        p += put;
+        left -= (size_t)put;
+        at += put;
+    }
+    return WV_OK;
+}
+
+wv_status wv_glove_blocks_read(wv_glove_blocks *b, int block, wv_glove_record *out) {
+    char *p = (char *)out;
+    size_t left = (size_t)atomic_load(&b->counts[block]) * sizeof *out;
+    off_t at = 0;
+    while (left) {
+        ssize_t got = pread(b->fds[block], p, left, at);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) {
+            note_error(b, got < 0 ? errno : EIO);
+            return WV_ERR_IO;
+        }
+        p += got;
+        left -= (size_t)got;
+        at += got;
+    }
+    return WV_OK;
+}
+
+/* ---- writers ------------------------------------------------------------------ */
+/* The block of a pair: a hash of (seed, row, col), so it does not depend on
+ * the order the merge threads produce the records in. */
+static int block_of(const wv_glove_blocks *b, int32_t row, int32_t col) {
+    wv_rng rng;
+    wv_rng_seed(&rng, b->seed, (uint64_t)(uint32_t)row, (uint64_t)(uint32_t)col);
+    return (int)wv_rng_below(&rng, (uint32_t)b->n_blocks);
+}
+
+wv_status wv_glove_writer_init(wv_glove_block_writer *w, wv_glove_blocks *b, int32_t per_block) {
+    w->b = b;
+    w->per_block = per_block > 0 ? per_block : 1;
+    w->buf = malloc((size_t)b->n_blocks * (size_t)w->per_block * sizeof *w->buf);
+    w->len = calloc((size_t)b->n_blocks, sizeof *w->len);
+    if (w->buf && w->len) return WV_OK;
+    wv_glove_writer_free(w);
+    return WV_ERR_NOMEM;
+}
+
+wv_status wv_glove_writer_put(wv_glove_block_writer *w, const wv_glove_record *r) {
+    int k = block_of(w->b, r->row, r->col);
+    wv_glove_record *buf = w->buf + (size_t)k * (size_t)w->per_block;
+    buf[w->len[k]++] = *r;
+    if (w->len[k] < w->per_block) return WV_OK;
+    w->len[k] = 0;
+    return wv_glove_blocks_append(w->b, k, buf, w->per_block);
+}
+
+wv_status wv_glove_writer_flush(wv_glove_block_writer *w) {
+    for (int k = 0; k < w->b->n_blocks; k++) {
+        if (!w->len[k]) continue;
+        wv_status rc = wv_glove_blocks_append(w->b, k, w->buf + (size_t)k * (size_t)w->per_block, w->len[k]);
+        w->len[k] = 0;
+        if (rc) return rc;
+    }
+    return WV_OK;
+}
+
+void wv_glove_writer_free(wv_glove_block_writer *w) {
+    free(w->buf);
+    free(w->len);
+    w->buf = NULL;
+    w->len = NULL;
+}
+
+/* ---- the counter's sink --------------------------------------------------------- */
+/* Bytes per non-zero kept in memory otherwise: its record, and the CSR's
+ * column and value the records are made from. */
+#define IN_MEMORY_BYTES (sizeof(wv_glove_record) + sizeof(int32_t) + sizeof(float))
+#define MIN_WRITE_BUFFER 64   /* records per block and thread, at least */
+#define MAX_WRITE_BUFFER 4096 /* more buys nothing: the writes are large already */
+
+static wv_status sink_open(void *ctx, int64_t most_upper, int64_t unit, int n_parts, int *use) {
+    wv_glove_block_sink *s = ctx;
+    s->unit = (double)unit;
+    s->most_records = 2 * most_upper;
+    double in_memory = (double)s->most_records * (double)IN_MEMORY_BYTES;
+    s->streaming = s->force > 0 || (s->force == 0 && in_memory > (double)s->memory_limit);
+    *use = s->streaming;
+    if (!s->streaming) return WV_OK;
+    /* Two blocks (the one training and the one read ahead) fit the limit,
+     * with room for blocks a little above the mean. */
+    double block_bytes = (double)s->memory_limit * 7.0 / 16.0;
+    double blocks = (double)s->most_records * (double)sizeof(wv_glove_record) / block_bytes;
+    if (blocks > WV_GLOVE_MAX_BLOCKS) return WV_ERR_MEMORY_LIMIT;
+    int n_blocks = blocks < 1.0 ? 1 : (int)blocks + (blocks > (double)(int)blocks);
+    wv_status rc = wv_glove_blocks_open(&s->blocks, n_blocks, s->tmp_dir, s->seed);
+    if (rc) return rc;
+    /* Write buffers of all parts take at most a quarter of the limit (the
+     * counter's record buffers, as large, are freed by now). */
+    double per = (double)s->memory_limit / 4.0 / ((double)n_parts * n_blocks * sizeof(wv_glove_record));
+    int32_t per_block = per > MAX_WRITE_BUFFER ? MAX_WRITE_BUFFER : per < MIN_WRITE_BUFFER ? MIN_WRITE_BUFFER : (int32_t)per;
+    s->writers = calloc((size_t)n_parts, sizeof *s->writers);
+    if (!s->writers) return WV_ERR_NOMEM;
+    for (int p = 0; p < n_parts; p++) {
+        rc = wv_glove_writer_init(&s->writers[p], &s->blocks, per_block);
+        if (rc) return rc;
+        s->n_writers = p + 1;
+    }
+    return WV_OK;
+}
+
+/* Upper-triangle cell (a, b) in units: the full matrix holds (a, b) and
+ * (b, a), or (a, a) at twice the stored half, valued as wv_cooc_to_csr
+ * writes them and made into records as wv_glove_make_records does. */
+static wv_status sink_emit(void *ctx, int part, const wv_xrec *r) {
+    wv_glove_block_sink *s = ctx;
+    int32_t a = (int32_t)(r->key >> 32), b = (int32_t)(r->key & 0xFFFFFFFFu);
+    double x = (double)r->value / s->unit;
+    wv_glove_record rec;
+    if (a == b) {
+        wv_glove_record_of(&rec, a, a, (float)(2.0 * x), s->x_max, s->alpha);
+        return wv_glove_writer_put(&s->writers[part], &rec);
+    }
+    wv_glove_record_of(&rec, a, b, (float)x, s->x_max, s->alpha);
+    wv_status rc = wv_glove_writer_put(&s->writers[part], &rec);
+    if (rc) return rc;
+    rec.row = b;
+    rec.col = a;
+    return wv_glove_writer_put(&s->writers[part], &rec);
+}
+
+static wv_status sink_close_part(void *ctx, int part) {
+    wv_glove_block_sink *s = ctx;
+    return wv_glove_writer_flush(&s->writers[part]);
+}
+
+void wv_glove_block_sink_init(wv_glove_block_sink *s, size_t memory_limit, int force, const char *tmp_dir,
+                              double x_max, double alpha, uint64_t seed) {
+    memset(s, 0, sizeof *s);
+    s->memory_limit = memory_limit;
+    s->force = force;
+    s->tmp_dir = tmp_dir;
+    s->x_max = x_max;
+    s->alpha = alpha;
+    s->seed = seed;
+    s->unit = 1.0;
+    s->sink = (wv_cooc_sink){sink_open, sink_emit, sink_close_part, s};
+}
+
+void wv_glove_block_sink_free(wv_glove_block_sink *s) {
+    for (int p = 0; p < s->n_writers; p++) wv_glove_writer_free(&s->writers[p]);
+    free(s->writers);
+    s->writers = NULL;
+    s->n_writers = 0;
+}
+
+/* ---- the stream of one epoch --------------------------------------------------- */
+wv_status wv_glove_stream_init(wv_glove_stream *s, wv_glove_blocks *b) {
+    memset(s, 0, sizeof *s);
+    s->blocks = b;
+    int64_t most = wv_glove_blocks_largest(b);
+    size_t bytes = (size_t)(most > 0 ? most : 1) * sizeof(wv_glove_record);
+    s->buf[0] = malloc(bytes);
+    s->buf[1] = b->n_blocks > 1 ? malloc(bytes) : NULL;
+    s->order = malloc((size_t)(b->n_blocks > 0 ? b->n_blocks : 1) * sizeof *s->order);
+    if (!s->buf[0] || (b->n_blocks > 1 && !s->buf[1]) || !s->order) {
+        free(s->buf[0]);
+        free(s->buf[1]);
+        free(s->order);
+        return WV_ERR_NOMEM;
+    }
+    if (pthread_mutex_init(&s->lock, NULL)) {
+        free(s->buf[0]);
+        free(s->buf[1]);
+        free(s->order);
+        return WV_ERR_NOMEM;
+    }
+    if (pthread_cond_init(&s->changed, NULL)) {
+        pthread_mutex_destroy(&s->lock);
+        free(s->buf[0]);
+        free(s->buf[1]);
+        free(s->order);
+        return WV_ERR_NOMEM;
+    }
+    return WV_OK;
+}
+
+void wv_glove_stream_free(wv_glove_stream *s) {
+    free(s->buf[0]);
+    free(s->buf[1]);
+    free(s->order);
+    pthread_cond_destroy(&s->changed);
+    pthread_mutex_destroy(&s->lock);
+    memset(s, 0, sizeof *s);
+}
+
+/* Fisher-Yates with a stream of its own per (seed, epoch, what). */
+static void shuffle_records(wv_glove_record *a, int64_t n, uint64_t seed, uint64_t epoch, uint64_t what) {
+    wv_rng rng;
+    wv_rng_seed(&rng, seed, epoch, what);
+    for (int64_t k = n - 1; k > 0; k--) {
+        int64_t j = (int64_t)(wv_rng_next(&rng) % (uint64_t)(k + 1));
+        wv_glove_record t = a[k];
+        a[k] = a[j];
+        a[j] = t;
+    }
+}
+
+void wv_glove_stream_begin(wv_glove_stream *s, uint64_t epoch_key, int workers, _Atomic int *stop) {
+    int B = s->blocks->n_blocks;
+    s->epoch_key = epoch_key;
+    s->workers = workers;
+    s->loaded = s->consumed = 0;
+    s->finished[0] = s->finished[1] = 0;
+    s->aborted = 0;
+    s->error = WV_OK;
+    s->stop = stop;
+    for (int k = 0; k < B; k++) s->order[k] = k;
+    wv_rng rng;
+    wv_rng_seed(&rng, s->blocks->seed, epoch_key, UINT64_MAX); /* block ids are below UINT64_MAX */
+    for (int k = B - 1; k > 0; k--) {
+        int j = (int)(wv_rng_next(&rng) % (uint64_t)(k + 1));
+        int t = s->order[k];
+        s->order[k] = s->order[j];
+        s->order[j] = t;
+    }
+}
+
+static int halted(wv_glove_stream *s) {
+    return s->aborted || s->error || (s->stop && atomic_load_explicit(s->stop, memory_order_relaxed));
+}
+
+/* Waits on the condition at most WAIT_SECONDS (the lock held). */
+static void wait_a_while(wv_glove_stream *s) {
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += (long)(WAIT_SECONDS * 1e9);
+    if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec += 1;
+        until.tv_nsec -= 1000000000L;
+    }
+    pthread_cond_timedwait(&s->changed, &s->lock, &until);
+}
+
+void wv_glove_stream_read(wv_glove_stream *s) {
+    const int B = s->blocks->n_blocks;
+    for (int k = 0; k < B; k++) {
+        pthread_mutex_lock(&s->lock);
+        while (k - s->consumed >= 2 && !halted(s)) wait_a_while(s); /* its buffer is still training */
+        int stop = halted(s);
+        pthread_mutex_unlock(&s->lock);
+        if (stop) break;
+        wv_glove_record *buf = s->buf[k % 2];
+        int block = s->order[k];
+        wv_status rc = wv_glove_blocks_read(s->blocks, block, buf);
+        if (rc == WV_OK)
+            shuffle_records(buf, atomic_load(&s->blocks->counts[block]), s->blocks->seed, s->epoch_key,
+                            (uint64_t)block);
+        pthread_mutex_lock(&s->lock);
+        if (rc) s->error = rc;
+        else {
+            s->len[k % 2] = atomic_load(&s->blocks->counts[block]);
+            s->loaded = k + 1;
+        }
+        pthread_cond_broadcast(&s->changed);
+        pthread_mutex_unlock(&s->lock);
+        if (rc) break;
+    }
+}
+
+const wv_glove_record *wv_glove_stream_get(wv_glove_stream *s, int k, int64_t *n) {
+    *n = 0;
+    if (k >= s->blocks->n_blocks) return NULL;
+    pthread_mutex_lock(&s->lock);
+    while (s->loaded <= k && !halted(s)) wait_a_while(s);
+    const wv_glove_record *out = NULL;
+    if (!halted(s)) {
+        out = s->buf[k % 2];
+        *n = s->len[k % 2];
+    }
+    pthread_mutex_unlock(&s->lock);
+    return out;
+}
+
+void wv_glove_stream_done(wv_glove_stream *s, int k) {
+    pthread_mutex_lock(&s->lock);
+    s->finished[k % 2]++;
+    /* Blocks finish in order of their slots being freed: a fast thread may
+     * finish block k + 1 before a slow one finishes k. */
+    while (s->consumed < s->loaded && s->finished[s->consumed % 2] == s->workers) {
+        s->finished[s->consumed % 2] = 0;
+        s->consumed++;
+    }
+    pthread_cond_broadcast(&s->changed);
+    pthread_mutex_unlock(&s->lock);
+}
+
+void wv_glove_stream_abort(wv_glove_stream *s) {
+    pthread_mutex_lock(&s->lock);
+    s->aborted = 1;
+    pthread_cond_broadcast(&s->changed);
+    pthread_mutex_unlock(&s->lock);
+}

@@ -1,0 +1,117 @@
+/* GloVe training records out of core: when the records do not fit in
+ * memory, the co-occurrence merge writes each one to one of B block files
+ * (unlinked temporary files, so nothing outlives the process), the block
+ * chosen by a seeded hash of the pair. Every epoch visits the blocks in a
+ * seeded order; a reader thread loads and shuffles the next block into one
+ * of two buffers while the training threads run over the other.
+ *
+ * Random blocks, each shuffled, concatenated in random order, make a
+ * uniformly random permutation of the records, as the in-memory shuffle
+ * does (given the block sizes, a block holds a uniformly random subset). */
+#ifndef WV_GLOVE_BLOCKS_H
+#define WV_GLOVE_BLOCKS_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "cooccur.h"
+#include "glove.h"
+#include "status.h"
+
+/* Block files open at once: a limit too small for this many is refused
+ * (WV_ERR_MEMORY_LIMIT) rather than running out of file descriptors. */
+#define WV_GLOVE_MAX_BLOCKS 1024
+
+typedef struct {
+    int n_blocks;
+    int *fds;                 /* one unlinked temporary file per block */
+    _Atomic int64_t *counts;  /* records written to (reserved in) each block */
+    uint64_t seed;
+    _Atomic int error;        /* errno of the first failed write or read; 0: none */
+} wv_glove_blocks;
+
+/* Opens n_blocks files in tmp_dir. WV_ERR_IO (errno in b->error) if one
+ * cannot be created; nothing is left open then. */
+wv_status wv_glove_blocks_open(wv_glove_blocks *b, int n_blocks, const char *tmp_dir, uint64_t seed);
+void wv_glove_blocks_close(wv_glove_blocks *b);
+int64_t wv_glove_blocks_total(const wv_glove_blocks *b);
+int64_t wv_glove_blocks_largest(const wv_glove_blocks *b);
+/* Appends n records to a block (several threads may append at once). */
+wv_status wv_glove_blocks_append(wv_glove_blocks *b, int block, const wv_glove_record *r, int64_t n);
+/* Reads every record of a block into out. */
+wv_status wv_glove_blocks_read(wv_glove_blocks *b, int block, wv_glove_record *out);
+
+/* One thread's write buffers, one per block. */
+typedef struct {
+    wv_glove_blocks *b;
+    wv_glove_record *buf;     /* n_blocks x per_block */
+    int32_t *len;
+    int32_t per_block;
+} wv_glove_block_writer;
+
+wv_status wv_glove_writer_init(wv_glove_block_writer *w, wv_glove_blocks *b, int32_t per_block);
+/* Buffers r for its block (a seeded hash of row and col). */
+wv_status wv_glove_writer_put(wv_glove_block_writer *w, const wv_glove_record *r);
+wv_status wv_glove_writer_flush(wv_glove_block_writer *w);
+void wv_glove_writer_free(wv_glove_block_writer *w);
+
+/* A co-occurrence sink (cooccur.h) that turns the merged upper triangle
+ * into the records of the full matrix, as wv_cooc_to_csr and
+ * wv_glove_make_records would (the same float values, the same records),
+ * and writes them to blocks when they and the matrix would not fit in
+ * memory_limit (or always, with force > 0; never, with force < 0). */
+typedef struct {
+    size_t memory_limit;
+    int force;
+    const char *tmp_dir;
+    double x_max, alpha, unit; /* unit: set by open */
+    uint64_t seed;
+    int streaming;            /* set by open: the merge goes to the blocks */
+    int64_t most_records;     /* the estimate open was given, full matrix */
+    wv_glove_blocks blocks;   /* open while streaming */
+    wv_glove_block_writer *writers; /* one per part */
+    int n_writers;
+    wv_cooc_sink sink;        /* points at this struct */
+} wv_glove_block_sink;
+
+void wv_glove_block_sink_init(wv_glove_block_sink *s, size_t memory_limit, int force, const char *tmp_dir,
+                              double x_max, double alpha, uint64_t seed);
+/* Frees the writers; the blocks stay (close them with wv_glove_blocks_close). */
+void wv_glove_block_sink_free(wv_glove_block_sink *s);
+
+/* The blocks of one epoch in a seeded order, each shuffled, double-buffered. */
+struct wv_glove_stream {
+    wv_glove_blocks *blocks;
+    wv_glove_record *buf[2];
+    int64_t len[2];
+    int *order;
+    uint64_t epoch_key;       /* order and shuffles are drawn from (seed, epoch_key) */
+    int workers;              /* training threads */
+    int loaded;               /* blocks the reader has made ready */
+    int consumed;             /* blocks every training thread is done with */
+    int finished[2];          /* per buffer: training threads done with its block */
+    int aborted;
+    wv_status error;
+    _Atomic int *stop;
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+};
+
+/* Buffers for the largest block. WV_ERR_NOMEM. */
+wv_status wv_glove_stream_init(wv_glove_stream *s, wv_glove_blocks *b);
+void wv_glove_stream_free(wv_glove_stream *s);
+/* Resets the stream for an epoch trained by `workers` threads; stop is
+ * the trainer's stop flag. */
+void wv_glove_stream_begin(wv_glove_stream *s, uint64_t epoch_key, int workers, _Atomic int *stop);
+/* The reader thread's body: loads and shuffles the epoch's blocks in turn. */
+void wv_glove_stream_read(wv_glove_stream *s);
+/* Block k of the epoch, waiting for the reader: its records and count, or
+ * NULL at the end of the epoch, on a stop or an error. */
+const wv_glove_record *wv_glove_stream_get(wv_glove_stream *s, int k, int64_t *n);
+/* A training thread is done with block k. */
+void wv_glove_stream_done(wv_glove_stream *s, int k);
+/* A thread leaves early (stop): wakes everyone waiting. */
+void wv_glove_stream_abort(wv_glove_stream *s);
+
+#endif
