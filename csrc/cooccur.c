@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "parallel.h"
 
 #define PROGRESS_STEP 65536
@@ -134,13 +135,8 @@ static wv_status count_positions(counter_t *c, const int32_t *ids, int64_t first
 
 /* Reads ids [from, to) of the file into buf and checks them. */
 static wv_status read_ids(counter_t *c, int32_t *buf, int64_t from, int64_t to) {
-    size_t want = (size_t)(to - from) * sizeof *buf, got = 0;
-    while (got < want) {
-        ssize_t r = pread(c->cfg->ids_fd, (char *)buf + got, want - got, (off_t)from * (off_t)sizeof *buf + (off_t)got);
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) return WV_ERR_IO;
-        got += (size_t)r;
-    }
+    if (wv_pread_all(c->cfg->ids_fd, buf, (size_t)(to - from) * sizeof *buf, (off_t)from * (off_t)sizeof *buf))
+        return WV_ERR_IO;
     for (int64_t i = 0; i < to - from; i++)
         if (buf[i] < -1 || buf[i] >= c->cfg->vocab_size) return WV_ERR_INVALID;
     return WV_OK;

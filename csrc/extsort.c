@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fileio.h"
+
 #define FILE_BUFFER_RECORDS 8192 /* records read from a spilled run at once */
 
 /* ---- runs ------------------------------------------------------------------ */
@@ -52,20 +54,8 @@ wv_status wv_xruns_take(wv_xruns *into, wv_xruns *from) {
 /* Reads records [first, first + n) of a spilled run; pread keeps no shared
  * file position, so threads can read one file at different places. */
 static wv_status read_records(FILE *f, wv_xrec *buf, int64_t n, int64_t first) {
-    char *p = (char *)buf;
-    size_t left = (size_t)n * sizeof(wv_xrec);
-    off_t at = (off_t)first * (off_t)sizeof(wv_xrec);
-    while (left) {
-        ssize_t got = pread(fileno(f), p, left, at);
-        if (got <= 0) {
-            if (got < 0 && errno == EINTR) continue;
-            return WV_ERR_IO;
-        }
-        p += got;
-        left -= (size_t)got;
-        at += got;
-    }
-    return WV_OK;
+    int err = wv_pread_all(fileno(f), buf, (size_t)n * sizeof(wv_xrec), (off_t)first * (off_t)sizeof(wv_xrec));
+    return err ? WV_ERR_IO : WV_OK;
 }
 
 static wv_status run_key_at(const wv_xrun *r, int64_t i, uint64_t *key) {

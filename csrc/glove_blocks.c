@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "rng.h"
 
 #define WAIT_SECONDS 0.1 /* waits re-check the stop flag, which is set without the lock */
@@ -81,37 +82,19 @@ int64_t wv_glove_blocks_largest(const wv_glove_blocks *b) {
 wv_status wv_glove_blocks_append(wv_glove_blocks *b, int block, const wv_glove_record *r, int64_t n) {
     /* Each writer reserves its own range of the file, so appends need no lock. */
     int64_t first = atomic_fetch_add(&b->counts[block], n);
-    const char *p = (const char *)r;
-    size_t left = (size_t)n * sizeof *r;
-    off_t at = (off_t)first * (off_t)sizeof *r;
-    while (left) {
-        ssize_t put = pwrite(b->fds[block], p, left, at);
-        if (put < 0 && errno == EINTR) continue;
-        if (put <= 0) {
-            note_error(b, put < 0 ? errno : ENOSPC);
-            return WV_ERR_IO;
-        }
-        p += put;
-        left -= (size_t)put;
-        at += put;
+    int err = wv_pwrite_all(b->fds[block], r, (size_t)n * sizeof *r, (off_t)first * (off_t)sizeof *r);
+    if (err) {
+        note_error(b, err);
+        return WV_ERR_IO;
     }
     return WV_OK;
 }
 
 wv_status wv_glove_blocks_read(wv_glove_blocks *b, int block, wv_glove_record *out) {
-    char *p = (char *)out;
-    size_t left = (size_t)atomic_load(&b->counts[block]) * sizeof *out;
-    off_t at = 0;
-    while (left) {
-        ssize_t got = pread(b->fds[block], p, left, at);
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) {
-            note_error(b, got < 0 ? errno : EIO);
-            return WV_ERR_IO;
-        }
-        p += got;
-        left -= (size_t)got;
-        at += got;
+    int err = wv_pread_all(b->fds[block], out, (size_t)atomic_load(&b->counts[block]) * sizeof *out, 0);
+    if (err) {
+        note_error(b, err);
+        return WV_ERR_IO;
     }
     return WV_OK;
 }

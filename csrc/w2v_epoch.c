@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "memory.h"
 #include "rng.h"
 #include "vocab.h" /* WV_EOS */
@@ -66,13 +67,8 @@ static wv_status view_chunk(const wv_w2v_model *m, int32_t *buf, int64_t c, id_v
     }
     int64_t start = c * CHUNK_IDS, end = start + 2 * CHUNK_IDS;
     if (end > m->n_ids) end = m->n_ids;
-    size_t want = (size_t)(end - start) * sizeof *buf, got = 0;
-    while (got < want) {
-        ssize_t r = pread(m->ids_fd, (char *)buf + got, want - got, (off_t)start * (off_t)sizeof *buf + (off_t)got);
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) return WV_ERR_IO;
-        got += (size_t)r;
-    }
+    if (wv_pread_all(m->ids_fd, buf, (size_t)(end - start) * sizeof *buf, (off_t)start * (off_t)sizeof *buf))
+        return WV_ERR_IO;
     for (int64_t i = 0; i < end - start; i++)
         if (buf[i] < WV_EOS || buf[i] >= m->vocab_size) return WV_ERR_INVALID;
     *v = (id_view){buf, start, end};

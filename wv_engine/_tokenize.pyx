@@ -121,23 +121,8 @@ cdef class WordCounter:
     def sorted_words(self, int64_t min_count=1):
         """(words as bytes, counts) of words seen >= min_count times, by count
         descending, ties by bytes ascending."""
-        cdef wv_word_count *order = NULL
-        cdef int64_t n = 0, i
-        cdef int64_t[::1] cv
-        cdef wv_status rc
-        with nogil:
-            rc = wv_counter_sorted(&self.c, min_count, &order, &n)
-        raise_for(rc, "sorting the vocabulary")
-        try:
-            counts = np.empty(n, dtype=np.int64)
-            cv = counts
-            words = [None] * n
-            for i in range(n):
-                words[i] = order[i].word[:order[i].len]
-                cv[i] = order[i].count
-        finally:
-            free(order)
-        return words, counts
+        blob, counts = self.sorted_blob(min_count)
+        return (blob.split(b"\n") if len(counts) else []), counts
 
     def sorted_blob(self, int64_t min_count=1):
         """(words, counts) as sorted_words orders them, the words as one
