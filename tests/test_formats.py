@@ -149,6 +149,9 @@ def test_native_keeps_words_with_whitespace_and_empty_vocab(tmp_path):
     v = Vectors(["new york", "tab\there", ""], np.eye(3))
     v.save(tmp_path / "v.wv")
     assert load_vectors(tmp_path / "v.wv").words == v.words
+    lines = Vectors(["two\nlines", "", "\n", "x"], np.eye(4))  # newlines: the per-word path
+    lines.save(tmp_path / "l.wv")
+    assert load_vectors(tmp_path / "l.wv").words == lines.words
     with pytest.raises(ValueError, match="whitespace"):
         v.save(tmp_path / "v.bin", format="word2vec-bin")
     assert not (tmp_path / "v.bin").exists()

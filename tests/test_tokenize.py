@@ -232,3 +232,14 @@ def test_encoder_takes_words_longer_than_any_token():
     hold, even) can never be met, but keeps its place in the ids."""
     enc = _tokenize.Encoder([b"x" * 70_000, b"a", b"y" * 2_000, b"b"])
     assert enc.encode(b"b a x y\n", final=True).tolist() == [3, 1, -1]
+
+
+def test_encode_into_writes_what_encode_returns():
+    words = [b"the", b"fox", b"dog"]
+    text = b"the fox\n\nunknown dog\nthe"
+    expected = _tokenize.Encoder(words).encode(text, final=True)
+    out = np.full(len(text) + 2, 99, dtype=np.int32)
+    k = _tokenize.Encoder(words).encode_into(text, out, final=True)
+    assert out[:k].tolist() == expected.tolist() and np.all(out[k:] == 99)
+    with pytest.raises(Exception, match="overflow"):  # a buffer too small is refused, not overrun
+        _tokenize.Encoder(words).encode_into(text, np.zeros(2, np.int32), final=True)

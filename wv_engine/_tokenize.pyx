@@ -271,6 +271,20 @@ cdef class Encoder:
         raise_for(rc, "the encoder")
         return out[:k].copy()
 
+    def encode_into(self, const unsigned char[::1] chunk not None, int32_t[::1] out not None, bint final=False):
+        """encode() writing the ids into out (room for len(chunk) + 2 ids
+        always suffices) instead of a new array; returns how many."""
+        cdef size_t n = chunk.shape[0]
+        cdef const char *p = <const char *>&chunk[0] if n else EMPTY
+        cdef int64_t k = 0
+        cdef int32_t spare[1]
+        cdef int32_t *dst = &out[0] if out.shape[0] else spare
+        cdef wv_status rc
+        with nogil:
+            rc = wv_encoder_feed(&self.e, p, n, final, dst, out.shape[0], &k)
+        raise_for(rc, "the encoder")
+        return k
+
     @property
     def oov(self):
         """Tokens dropped because they are not in the vocabulary."""

@@ -195,8 +195,7 @@ def _encode(source: CorpusSource, words_as_bytes: list[bytes] | bytes, cache_pat
         else:
             encoder = _tokenize.Encoder(words_as_bytes)
             sink = _IdSink(tempfile.TemporaryFile(dir=directory) if to_file else None)
-            for ids in iter_encoded(encoder, iter_chunks(source, chunk_bytes, on_bytes)):
-                sink.write(ids)
+            sink.encode_all(encoder, iter_chunks(source, chunk_bytes, on_bytes))
             tokens, oov = int(encoder.tokens), int(encoder.oov)
             if not to_file:
                 return _encoded(sink.array(), tokens, oov)
@@ -219,13 +218,37 @@ class _IdSink:
         self.last: int | None = None
         self._ids = np.empty(0, np.int32) if file is None else None
 
-    def write(self, ids: np.ndarray) -> None:
+    def encode(self, encoder: _tokenize.Encoder, chunk: bytes, final: bool = False) -> None:
+        """Encodes a chunk into the sink: in memory, straight into its array."""
+        if self.file is not None:
+            self.write(encoder.encode(chunk, final))
+            return
+        need = self.n + len(chunk) + 2
+        if need > len(self._ids):
+            self._ids.resize(max(2 * len(self._ids), need, 1 << 16), refcheck=False)  # no views yet
+        k = encoder.encode_into(chunk, self._ids[self.n:], final)
+        self._book(self._ids[self.n:self.n + k])
+        self.n += k
+
+    def encode_all(self, encoder: _tokenize.Encoder, chunks: Iterable[bytes]) -> None:
+        """Encodes the chunks, then what the end of the input releases."""
+        for chunk in chunks:
+            self.encode(encoder, chunk)
+        self.encode(encoder, b"", final=True)
+
+    def _book(self, ids: np.ndarray) -> None:
+        """Notes what joining needs of ids about to be added."""
         if not len(ids):
             return
         if self.first is None:
             self.first = int(ids[0])
         self.last = int(ids[-1])
         self.eos += int(np.count_nonzero(ids == -1))
+
+    def write(self, ids: np.ndarray) -> None:
+        if not len(ids):
+            return
+        self._book(ids)
         end = self.n + len(ids)
         if self.file is not None:
             self.file.write(memoryview(np.ascontiguousarray(ids, dtype=np.int32)).cast("B"))
@@ -258,8 +281,7 @@ def _encode_shards(path: str | os.PathLike, words_as_bytes: list[bytes] | bytes,
     def one(index: int, shard):
         encoder = words.copy(mid_sentence=index > 0)
         sink = _IdSink(tempfile.TemporaryFile(dir=directory) if to_file else None)
-        for ids in iter_encoded(encoder, iter_shard(shard, chunk_bytes, on_bytes)):
-            sink.write(ids)
+        sink.encode_all(encoder, iter_shard(shard, chunk_bytes, on_bytes))
         return sink, int(encoder.tokens), int(encoder.oov)
 
     results = map_in_threads(path, threads, one)
@@ -278,13 +300,22 @@ def _joined(pieces: list[_IdSink]) -> Iterator[tuple[_IdSink, int]]:
 
 
 def _join_in_memory(pieces: list[_IdSink]) -> np.ndarray:
-    def arrays() -> Iterator[np.ndarray]:
-        for piece, skip in _joined(pieces):
-            ids = piece.array()  # given up once copied: the peak stays near one copy
-            if len(ids) > skip:
-                yield ids[skip:]
-
-    return collect_ids(arrays())
+    """The pieces' ids in one array: the first piece's array grown in place
+    (a remap, not a copy) and the others copied after it, each given up once
+    copied, so the peak stays near one copy of the ids."""
+    parts = list(_joined(pieces))
+    first, skip = parts[0]
+    out = first.array()[skip:] if skip else first.array()
+    if skip:
+        out = out.copy()  # a view cannot grow; only a text starting with a newline gets here
+    n = len(out)
+    out.resize(n + sum(max(p.n - s, 0) for p, s in parts[1:]), refcheck=False)
+    for piece, skip in parts[1:]:
+        ids = piece.array()
+        m = max(len(ids) - skip, 0)
+        out[n:n + m] = ids[skip:]
+        n += m
+    return out
 
 
 def _join_on_disk(pieces: list[_IdSink], tokens: int, oov: int, directory: str | None,

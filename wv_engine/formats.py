@@ -119,17 +119,20 @@ class _Words:
 
     def __init__(self, words: Sequence[str], plain: bool):
         n = len(words)
+        bad = False
         try:
+            blob = "\n".join(words).encode("utf-8", "surrogateescape")
+            one_per_line = blob.count(b"\n") == n - 1  # no word holds a newline
             if plain:
-                blob = "\n".join(words).encode("utf-8", "surrogateescape")
-                bad = (blob.count(b"\n") != n - 1 or b"\n\n" in blob or blob.startswith(b"\n")
+                bad = (not one_per_line or b"\n\n" in blob or blob.startswith(b"\n")
                        or blob.endswith(b"\n") or any(ch in blob for ch in (b" ", b"\t", b"\r", b"\x0b",
                                                                               b"\x0c", b"\0")))
+            if plain or one_per_line:  # the words' lengths from the newlines, no object per word
                 lengths = np.diff(np.flatnonzero(np.frombuffer(blob + b"\n", np.uint8) == 10), prepend=-1) - 1
                 blob = blob.replace(b"\n", b"")
             else:
                 encoded = list(map(_surrogateescape_utf8, words))
-                blob, bad = b"".join(encoded), False
+                blob = b"".join(encoded)
                 lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=n)
         except UnicodeEncodeError:
             bad = True

@@ -490,9 +490,8 @@ class Word2Vec:
         metadata = {**self.metadata(), "word2vec_state": state}
         if extra is not None:
             metadata["extra"] = extra
-        formats.save_native(Vectors._indexed(self.vocab.words, self.vocab.index, self.input_vectors,
-                                             self.vocab.counts), path,
-                            metadata=metadata, sections={"output_vectors": self.output_vectors})
+        formats.save_native(self.vectors, path, metadata=metadata,  # the one Vectors view: no second index
+                            sections={"output_vectors": self.output_vectors})
 
     @classmethod
     def load(cls, path: str | os.PathLike, **overrides) -> "Word2Vec":
