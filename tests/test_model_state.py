@@ -68,6 +68,14 @@ def test_loading_a_vectors_file_or_a_damaged_state_is_refused(tmp_path, topics_c
     model.vectors.save(vectors_only)
     with pytest.raises(FormatError, match="not a saved Word2Vec"):
         Word2Vec.load(vectors_only)
+    with pytest.raises(FormatError, match="not a saved Word2Vec"):
+        Word2Vec.saved_config(vectors_only)
+    saved = tmp_path / "m.wv"
+    model.save(saved)
+    assert Word2Vec.saved_config(saved) == model.config() == Word2Vec.load(saved).config()
+    loaded = Word2Vec.load(saved)
+    assert loaded.input_vectors.flags.writeable and loaded.output_vectors.flags.writeable
+    np.testing.assert_array_equal(loaded.output_vectors, model.output_vectors)
     damaged = tmp_path / "d.wv"
     model.save(damaged)
     raw = bytearray(damaged.read_bytes())

@@ -497,8 +497,8 @@ def run_word2vec(args) -> int:
         if args.resume:
             if client is not None:
                 raise ValueError("--resume trains on this machine; drop --scheduler")
-            model = Word2Vec.load(args.resume)
-            model = Word2Vec.load(args.resume, **_resume_overrides(args, model.config(), WORD2VEC_FIXED))
+            saved = Word2Vec.saved_config(args.resume)  # the header only: the weights are loaded once
+            model = Word2Vec.load(args.resume, **_resume_overrides(args, saved, WORD2VEC_FIXED))
             left = model.unfinished_epochs
             _say(args, f"resuming from {args.resume}: {model.epochs_trained} epoch(s) trained, "
                        + (f"{left} of the run's {model._schedule['epochs']} left" if left else "its run complete")

@@ -746,7 +746,9 @@ def _native_section(path: str, head: dict[str, Any], name: str, size: int, data_
 
 def read_native_section(path: str | os.PathLike, name: str) -> np.ndarray:
     """An extra section of a native file (save_native's `sections`), as a
-    native-endian array. Raises FormatError when it is missing or damaged."""
+    writable native-endian array read straight into place (no bytes copy in
+    between: a section can be as large as the model). Raises FormatError
+    when it is missing or damaged."""
     path = os.fspath(path)
     size = os.path.getsize(path)
     with open(path, "rb") as fh:
@@ -756,10 +758,17 @@ def read_native_section(path: str | os.PathLike, name: str) -> np.ndarray:
         if dt.kind not in "fiu":
             raise FormatError(path, f"section {name!r} is not numeric ({dtype})")
         fh.seek(off)
-        data = np.frombuffer(fh.read(nbytes), dtype=dt)
+        data = np.fromfile(fh, dtype=dt, count=nbytes // dt.itemsize)
     if data.nbytes != nbytes:
         raise FormatError(path, f"truncated section {name!r}")
     return data.astype(dt.newbyteorder("="), copy=False).reshape(shape)
+
+
+def read_native_metadata(path: str | os.PathLike) -> dict[str, Any]:
+    """The metadata of a native file, reading its header only."""
+    path = os.fspath(path)
+    with open(path, "rb") as fh:
+        return _native_header(path, fh, os.path.getsize(path))[0]["metadata"]
 
 
 def _read_native(path: str, limit: int | None, mmap: bool, unicode_errors: str) -> VectorData:

@@ -493,6 +493,15 @@ class Word2Vec:
         formats.save_native(self.vectors, path, metadata=metadata,  # the one Vectors view: no second index
                             sections={"output_vectors": self.output_vectors})
 
+    @staticmethod
+    def saved_config(path: str | os.PathLike) -> dict:
+        """The settings of a model saved by save(), reading only the file's
+        header (to check a resume's flags before loading the weights)."""
+        state = formats.read_native_metadata(path).get("word2vec_state")
+        if not isinstance(state, dict) or not isinstance(state.get("config"), dict):
+            raise FormatError(path, "not a saved Word2Vec model (vectors only? load them with load_vectors)")
+        return dict(state["config"])
+
     @classmethod
     def load(cls, path: str | os.PathLike, **overrides) -> "Word2Vec":
         """A model saved by save(), ready to train on (overrides change
@@ -512,8 +521,9 @@ class Word2Vec:
             config = {**state["config"], **overrides}
             vocab = Vocabulary(words, counts, total_tokens=state["total_tokens"],
                                distinct_words=state["distinct_words"])
-            model = cls.from_weights(config, vocab, np.array(matrix, dtype=np.float32, order="C"),
-                                     np.array(output, dtype=np.float32, order="C"), state["epochs_trained"])
+            # read into fresh arrays already: no second copy of a model-sized matrix
+            model = cls.from_weights(config, vocab, _owned_float32(matrix), _owned_float32(output),
+                                     state["epochs_trained"])
             model.history = [EpochStats(**e) for e in state["history"]]
             schedule = state["schedule"]
             if schedule is not None:
@@ -550,3 +560,10 @@ class Word2Vec:
         """Settings and training history stored with saved vectors."""
         return {"trainer": "word2vec", "config": self.config(), "epochs_trained": self.epochs_trained,
                 "epoch_loss": [e.loss for e in self.history]}
+
+
+def _owned_float32(a: np.ndarray) -> np.ndarray:
+    """a as a writable C-contiguous float32 array, copied only if it is not one."""
+    if a.dtype == np.float32 and a.flags.c_contiguous and a.flags.writeable and not isinstance(a, np.memmap):
+        return a
+    return np.array(a, dtype=np.float32, order="C")
