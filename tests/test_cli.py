@@ -186,6 +186,22 @@ def test_checkpoint_on_ctrl_c_then_resume_gives_the_straight_run(tmp_path, monke
     assert partial.read_bytes() != resumed.read_bytes()
 
 
+def test_resuming_a_finished_run_writes_its_vectors_without_reading_the_corpus(tmp_path, monkeypatch):
+    from wv_engine import load_vectors
+    from wv_engine.word2vec import Word2Vec
+
+    corpus = _zipf_text(tmp_path / "z.txt")
+    ckpt = tmp_path / "done.ckpt"
+    model = Word2Vec(dim=8, epochs=1, threads=1, min_count=1).fit(corpus)
+    model.save(ckpt)
+    monkeypatch.setattr(Word2Vec, "encode", lambda *a, **k: pytest.fail("the corpus was encoded again"))
+    out, stats = tmp_path / "v.bin", tmp_path / "s.json"
+    assert main(["word2vec", corpus, "-o", str(out), "--resume", str(ckpt), "--quiet",
+                 "--stats-json", str(stats)]) == 0
+    np.testing.assert_array_equal(load_vectors(out).vectors, model.vectors.vectors)
+    assert json.loads(stats.read_text())["epochs"] == 0
+
+
 def test_resume_checks_the_corpus_and_the_flags(tmp_path, capsys):
     from wv_engine.word2vec import Word2Vec
 

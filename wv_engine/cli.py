@@ -523,12 +523,13 @@ def run_word2vec(args) -> int:
         if args.save_vocab:
             vocab.save(args.save_vocab)
         t0 = time.perf_counter()
-        corpus = args.input if client else model.encode(args.input, progress=progress)
+        finished = bool(args.resume) and model.unfinished_epochs == 0
+        corpus = args.input if client or finished else model.encode(args.input, progress=progress)
         encode_seconds = time.perf_counter() - t0
-        if args.resume and model.unfinished_epochs == 0:
+        if finished:  # nothing left to train: the corpus is not even read
             from .epochs import TrainingStats
 
-            stats = TrainingStats(corpus_words=getattr(corpus, "words", 0))
+            stats = TrainingStats(corpus_words=model._schedule["corpus_words"] if model._schedule else 0)
         else:
             try:
                 stats = model.train(corpus, progress=progress, client=client, sync_words=args.sync_words,
