@@ -165,9 +165,8 @@ FULL_DISK = r"""
 import resource, signal, sys
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (EFBIG) instead of killing
 resource.setrlimit(resource.RLIMIT_FSIZE, (64 << 10, 64 << 10))
+from wv_engine.glove import GloVe  # the installed package (a source checkout may be unbuilt)
 sys.path.insert(0, sys.argv[2])
-from wv_engine.glove import GloVe
-sys.path.insert(0, sys.argv[3])
 from test_glove_ooc import zipf_sentences
 sents = zipf_sentences()
 m = GloVe(dim=10, window=5, min_count=1, threads=1, memory_limit="4M", tmp_dir=sys.argv[1])
@@ -184,8 +183,8 @@ def test_a_full_disk_while_writing_blocks_is_a_clear_error_and_leaves_nothing(tm
     memory, the blocks cannot be written."""
     spill = tmp_path / "spill"
     spill.mkdir()
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    run = subprocess.run([sys.executable, "-c", FULL_DISK, str(spill), root, os.path.join(root, "tests")],
+    tests = os.path.dirname(os.path.abspath(__file__))
+    run = subprocess.run([sys.executable, "-c", FULL_DISK, str(spill), tests],
                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     assert "OSError" in run.stdout and "training blocks" in run.stdout and str(spill) in run.stdout, run.stdout
