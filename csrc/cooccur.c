@@ -2,11 +2,9 @@
 
 #include "cooccur.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "fileio.h"
 #include "parallel.h"
@@ -133,15 +131,6 @@ static wv_status count_positions(counter_t *c, const int32_t *ids, int64_t first
     return WV_OK;
 }
 
-/* Reads ids [from, to) of the file into buf and checks them. */
-static wv_status read_ids(counter_t *c, int32_t *buf, int64_t from, int64_t to) {
-    if (wv_pread_all(c->cfg->ids_fd, buf, (size_t)(to - from) * sizeof *buf, (off_t)from * (off_t)sizeof *buf))
-        return WV_ERR_IO;
-    for (int64_t i = 0; i < to - from; i++)
-        if (buf[i] < -1 || buf[i] >= c->cfg->vocab_size) return WV_ERR_INVALID;
-    return WV_OK;
-}
-
 /* The shard's ids from the file, a chunk at a time with the window before it. */
 static wv_status count_from_file(counter_t *c, const int64_t *units, int64_t *since) {
     const int64_t window = c->cfg->window;
@@ -151,7 +140,7 @@ static wv_status count_from_file(counter_t *c, const int64_t *units, int64_t *si
     for (int64_t from = c->begin; from < c->end && rc == WV_OK; from += FILE_CHUNK_IDS) {
         int64_t to = from + FILE_CHUNK_IDS < c->end ? from + FILE_CHUNK_IDS : c->end;
         int64_t first = from - window > 0 ? from - window : 0;
-        rc = read_ids(c, buf, first, to);
+        rc = wv_read_ids(c->cfg->ids_fd, buf, first, to, c->cfg->vocab_size);
         if (rc == WV_OK) rc = count_positions(c, buf, first, from, to, units, since);
     }
     free(buf);

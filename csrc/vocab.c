@@ -277,11 +277,16 @@ wv_status wv_counter_sorted(const wv_counter *c, int64_t min_count, wv_word_coun
     return WV_OK;
 }
 
+/* The state of a text not yet begun (no sentence open). */
+static void begin_text(wv_encoder *e) {
+    e->last_was_eos = 1;
+    wv_tokenizer_init(&e->tok);
+}
+
 wv_status wv_encoder_init(wv_encoder *e, int64_t n_words) {
     memset(e, 0, sizeof *e);
     if (wv_strtab_init(&e->words, n_words)) return WV_ERR_NOMEM;
-    e->last_was_eos = 1;
-    wv_tokenizer_init(&e->tok);
+    begin_text(e);
     return WV_OK;
 }
 
@@ -291,8 +296,7 @@ wv_status wv_encoder_copy(wv_encoder *dst, const wv_encoder *src) {
     memset(dst, 0, sizeof *dst);
     if (wv_strtab_copy(&dst->words, &src->words)) return WV_ERR_NOMEM;
     dst->n_words = src->n_words;
-    dst->last_was_eos = 1;
-    wv_tokenizer_init(&dst->tok);
+    begin_text(dst);
     return WV_OK;
 }
 

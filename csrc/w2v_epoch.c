@@ -4,10 +4,8 @@
  * (w2v_loss.h) and merges its hot rows (hotrows.h) every
  * WV_HOT_SYNC_WORDS words. */
 #define _POSIX_C_SOURCE 200809L /* pread */
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "fileio.h"
 #include "memory.h"
@@ -67,10 +65,8 @@ static wv_status view_chunk(const wv_w2v_model *m, int32_t *buf, int64_t c, id_v
     }
     int64_t start = c * CHUNK_IDS, end = start + 2 * CHUNK_IDS;
     if (end > m->n_ids) end = m->n_ids;
-    if (wv_pread_all(m->ids_fd, buf, (size_t)(end - start) * sizeof *buf, (off_t)start * (off_t)sizeof *buf))
-        return WV_ERR_IO;
-    for (int64_t i = 0; i < end - start; i++)
-        if (buf[i] < WV_EOS || buf[i] >= m->vocab_size) return WV_ERR_INVALID;
+    wv_status rc = wv_read_ids(m->ids_fd, buf, start, end, m->vocab_size);
+    if (rc) return rc;
     *v = (id_view){buf, start, end};
     return WV_OK;
 }
@@ -155,8 +151,6 @@ static void run_worker(wv_w2v_worker *w) {
     }
     wv_hot_rows_sync(&w->rows, m->cfg.dim);
     atomic_fetch_add_explicit(&m->words_done, unpublished, memory_order_relaxed);
-    w->loss_sum = loss;
-    w->examples = examples;
     atomic_store_explicit(&w->loss_seen, loss, memory_order_relaxed);
     atomic_store_explicit(&w->examples_seen, examples, memory_order_relaxed);
 }
@@ -254,10 +248,7 @@ wv_status wv_w2v_join_epoch(wv_w2v_model *m, double *loss_sum, int64_t *examples
     *examples = 0;
     if (!m->run.running) return WV_OK;
     wv_run_join(&m->run);
-    for (int t = 0; t < m->n_threads; t++) {
-        *loss_sum += m->workers[t].loss_sum;
-        *examples += m->workers[t].examples;
-    }
+    wv_w2v_running_loss(m, loss_sum, examples); /* each thread published its totals last */
     free_workers(m);
     return (wv_status)atomic_load(&m->error);
 }

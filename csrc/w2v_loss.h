@@ -36,10 +36,9 @@ struct wv_w2v_worker {
     int32_t *next_negatives;   /* negative: the next set, drawn ahead */
     float *scratch;            /* the loss's own (its scratch_floats) */
     wv_hot_rows rows;          /* output rows, hot ones private */
-    double loss_sum;
-    int64_t examples;
     /* The epoch's loss and examples so far, published with the progress
-     * (wv_w2v_running_loss reads them while the threads run). */
+     * and at the end (wv_w2v_running_loss reads them while the threads run,
+     * wv_w2v_join_epoch after). */
     _Atomic double loss_seen;
     _Atomic int64_t examples_seen;
 };

@@ -260,16 +260,8 @@ cdef class Encoder:
 
     def encode(self, const unsigned char[::1] chunk not None, bint final=False):
         """int32 ids of the tokens in chunk; words not in the list are dropped."""
-        cdef size_t n = chunk.shape[0]
-        cdef const char *p = <const char *>&chunk[0] if n else EMPTY
-        out = np.empty(n + 2, dtype=np.int32)
-        cdef int32_t[::1] view = out
-        cdef int64_t k = 0
-        cdef wv_status rc
-        with nogil:
-            rc = wv_encoder_feed(&self.e, p, n, final, &view[0], n + 2, &k)
-        raise_for(rc, "the encoder")
-        return out[:k].copy()
+        out = np.empty(chunk.shape[0] + 2, dtype=np.int32)
+        return out[:self.encode_into(chunk, out, final)].copy()
 
     def encode_into(self, const unsigned char[::1] chunk not None, int32_t[::1] out not None, bint final=False):
         """encode() writing the ids into out (room for len(chunk) + 2 ids

@@ -279,17 +279,19 @@ def run_glove(args) -> int:
         vocab = model.vocab
         _say(args, f"vocabulary: {len(vocab):,} words (min_count {model.min_count}); counting co-occurrences "
                    f"(window {model.window}, {model.threads} threads{' per worker' if client else ''})")
-        if args.save_cooccurrence or client is not None:  # the matrix itself is wanted, or comes from the cluster
+        # the matrix itself is wanted, or comes from the cluster; else straight to training records
+        whole_matrix = bool(args.save_cooccurrence) or client is not None
+        if whole_matrix:
             matrix = model.count(args.input, progress=progress, client=client)
             count_seconds = time.perf_counter() - started
             nonzeros = matrix.nnz
-        else:  # straight to training records: on disk when they would not fit in --memory-limit
+        else:  # on disk when they would not fit in --memory-limit
             nonzeros = model.count_records(args.input, progress=progress)
             count_seconds = time.perf_counter() - started - model.records_seconds
     where = (f"; out of core: {model.record_blocks} shuffled blocks of training records in "
              f"{model.tmp_dir or 'the temporary directory'}" if model.record_blocks else "")
     _say(args, f"{nonzeros:,} non-zeros in {count_seconds:.1f} s{where}")
-    if args.save_cooccurrence or client is not None:
+    if whole_matrix:
         if args.save_cooccurrence:
             _save_cooccurrence(args, matrix)
         del matrix

@@ -104,13 +104,6 @@ def _check_count(window: int, threads: int, memory_limit: int | str | None) -> i
     return limit
 
 
-def ids_on_disk_for(words: int, memory_limit: int) -> bool:
-    """Where the counter wants a corpus's ids: on disk past the general
-    rule (corpus.ids_belong_on_disk) or past an eighth of memory_limit, so
-    that the count stays within the limit on any corpus."""
-    return ids_belong_on_disk(words) or 4 * words * 1.05 > memory_limit / 8
-
-
 def _run_count(corpus, vocab: Vocabulary, window: int, distance_weighting: bool, threads: int,
                memory_limit, tmp_dir: str | None, progress: bool | None, blocks=None) -> _glove.CooccurrenceCount:
     limit = _check_count(window, threads, memory_limit)
@@ -120,7 +113,7 @@ def _run_count(corpus, vocab: Vocabulary, window: int, distance_weighting: bool,
     if isinstance(corpus, EncodedCorpus):
         encoded = corpus
     else:
-        on_disk = ids_on_disk_for(int(np.sum(vocab.counts, dtype=np.int64)), limit)
+        on_disk = ids_belong_on_disk(vocab.train_words, limit)  # the count stays within the limit
         encoded = encode(corpus, vocab.words_joined(), threads=threads, on_disk=on_disk, tmp_dir=directory)
     if encoded.words == 0:
         raise ValueError("the corpus has no words in the vocabulary")

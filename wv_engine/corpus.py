@@ -143,13 +143,15 @@ PARALLEL_CHUNK_BYTES = 1 << 20
 IDS_IN_MEMORY_MAX = 512 << 20
 
 
-def ids_belong_on_disk(words: int) -> bool:
+def ids_belong_on_disk(words: int, memory_limit: int | None = None) -> bool:
     """The rule for where the ids of a corpus of `words` in-vocabulary tokens
-    go when the caller does not say (sentence ends add about 5%)."""
+    go when the caller does not say (sentence ends add about 5%); a job
+    held to a memory_limit also keeps them within an eighth of it."""
     from .memory import available_memory
 
     needed = int(4 * words * 1.05)
-    return needed > min(IDS_IN_MEMORY_MAX, available_memory() // 8)
+    room = min(IDS_IN_MEMORY_MAX, available_memory() // 8)
+    return needed > (room if memory_limit is None else min(room, memory_limit // 8))
 
 
 def parallel_file(source: CorpusSource) -> bool:
@@ -305,9 +307,8 @@ def _join_in_memory(pieces: list[_IdSink]) -> np.ndarray:
     copied, so the peak stays near one copy of the ids."""
     parts = list(_joined(pieces))
     first, skip = parts[0]
-    out = first.array()[skip:] if skip else first.array()
-    if skip:
-        out = out.copy()  # a view cannot grow; only a text starting with a newline gets here
+    ids = first.array()
+    out = ids[skip:].copy() if skip else ids  # a view cannot grow; only a text starting with a newline skips
     n = len(out)
     out.resize(n + sum(max(p.n - s, 0) for p, s in parts[1:]), refcheck=False)
     for piece, skip in parts[1:]:

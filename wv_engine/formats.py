@@ -157,12 +157,6 @@ def _row_blocks(vectors: VectorsLike, rows: int = 8192) -> Iterator[tuple[int, n
         yield start, mat[start:start + rows]
 
 
-def _binary_rows(words: _Words, start: int, floats: np.ndarray) -> bytes:
-    """word2vec binary rows "word<space><floats><newline>" for words start..
-    (one compiled loop: each row's floats start at its own offset)."""
-    return _formats.binary_rows(words.blob, words.offsets, floats, start)
-
-
 _DIGITS = np.frombuffer(b"0123456789", dtype=np.uint8)
 
 
@@ -253,7 +247,7 @@ def save_word2vec(vectors: VectorsLike, path: str | os.PathLike, binary: bool = 
         if binary:
             for start, block in _row_blocks(vectors):
                 raw = np.ascontiguousarray(block, dtype="<f4").view(np.uint8).reshape(len(block), 4 * dim)
-                fh.write(_binary_rows(words, start, raw))
+                fh.write(_formats.binary_rows(words.blob, words.offsets, raw, start))  # one compiled loop
         else:
             for chunk in _text_rows(vectors, words, trailing_space=True):
                 fh.write(chunk)
