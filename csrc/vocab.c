@@ -1,5 +1,6 @@
 #include "vocab.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,7 +14,14 @@ wv_status wv_counter_init(wv_counter *c, int64_t max_size, int n_parts) {
     memset(c, 0, sizeof *c);
     if (n_parts < 1) return WV_ERR_INVALID;
     c->parts = calloc((size_t)n_parts, sizeof *c->parts);
-    if (!c->parts) return WV_ERR_NOMEM;
+    c->refs = calloc((size_t)n_parts, 1);
+    if (!c->parts || !c->refs) {
+        free(c->parts);
+        free(c->refs);
+        c->parts = NULL;
+        c->refs = NULL;
+        return WV_ERR_NOMEM;
+    }
     c->n_parts = n_parts;
     for (int p = 0; p < n_parts; p++)
         if (wv_strtab_init(&c->parts[p], (1 << 16) / n_parts)) {
@@ -22,6 +30,7 @@ wv_status wv_counter_init(wv_counter *c, int64_t max_size, int n_parts) {
         }
     c->max_size = max_size;
     c->min_reduce = 1;
+    while ((1 << c->id_part_bits) < n_parts) c->id_part_bits++;
     wv_tokenizer_init(&c->tok);
     return WV_OK;
 }
@@ -29,7 +38,9 @@ wv_status wv_counter_init(wv_counter *c, int64_t max_size, int n_parts) {
 void wv_counter_free(wv_counter *c) {
     for (int p = 0; p < c->n_parts; p++) wv_strtab_free(&c->parts[p]);
     free(c->parts);
+    free(c->refs);
     c->parts = NULL;
+    c->refs = NULL;
     c->n_parts = 0;
 }
 
@@ -84,13 +95,34 @@ static inline int64_t *candidate_value(const wv_token_batch *b, int i, const wv_
     return NULL;
 }
 
-/* Adds n to the count of a word (held or new) in c. */
-static wv_status add_count(wv_counter *c, const char *w, int len, uint64_t h, int64_t n, int *inserted) {
+/* Adds n to the count of a word (held or new) in c; *record: where. */
+static wv_status add_count(wv_counter *c, const char *w, int len, uint64_t h, int64_t n, size_t *record) {
     int64_t *count;
-    if (wv_strtab_intern(&c->parts[part_of(h, c->n_parts)], w, len, h, &count, inserted))
-        return WV_ERR_NOMEM;
+    int inserted;
+    wv_strtab *t = &c->parts[part_of(h, c->n_parts)];
+    if (wv_strtab_intern(t, w, len, h, &count, &inserted)) return WV_ERR_NOMEM;
     *count += n;
+    *record = (size_t)((char *)count - t->arena);
     return WV_OK;
+}
+
+/* The next provisional id (counted past the caller's cap, so that the
+ * feed can tell the buffer was too small). */
+static inline void put_id(wv_counter *c, int32_t id) {
+    if (c->ids_len < c->ids_cap) c->ids[c->ids_len] = id;
+    c->ids_len++;
+    c->last_was_mark = id == WV_EOS;
+}
+
+/* The provisional id of the word whose count is at `count` in table p. */
+static void write_id(wv_counter *c, int p, const int64_t *count) {
+    if (c->ids_unfit) return;
+    size_t record = (size_t)((const char *)count - c->parts[p].arena) >> 3;
+    if (record > (size_t)(INT32_MAX >> c->id_part_bits)) {
+        c->ids_unfit = 1;
+        return;
+    }
+    put_id(c, (int32_t)(record << c->id_part_bits | (size_t)p));
 }
 
 static void count_batch(wv_counter *c) {
@@ -98,16 +130,18 @@ static void count_batch(wv_counter *c) {
     locate_batch(b, c->parts, c->n_parts);
     int64_t prunes = c->prunes; /* a pruning moves records: candidates are then stale */
     for (int i = 0; i < b->n && !c->error; i++) {
-        int inserted;
-        int64_t *count = prunes == c->prunes ? candidate_value(b, i, &c->parts[part_of(b->hash[i], c->n_parts)]) : NULL;
-        if (count) {
-            ++*count;
+        if (b->len[i] < 0) { /* a newline (wv_counter_feed_ids only) */
+            if (!c->last_was_mark && !c->ids_unfit) put_id(c, WV_EOS);
             continue;
         }
-        if (add_count(c, b->word[i], b->len[i], b->hash[i], 1, &inserted)) {
+        int p = part_of(b->hash[i], c->n_parts), inserted = 0;
+        int64_t *count = prunes == c->prunes ? candidate_value(b, i, &c->parts[p]) : NULL;
+        if (!count && wv_strtab_intern(&c->parts[p], b->word[i], b->len[i], b->hash[i], &count, &inserted)) {
             c->error = WV_ERR_NOMEM;
             break;
         }
+        ++*count;
+        if (c->ids) write_id(c, p, count);
         if (inserted && c->max_size > 0 && wv_counter_distinct(c) > c->max_size) prune(c);
     }
     b->n = 0;
@@ -121,6 +155,8 @@ static void count_token(void *ctx, const char *w, int len) {
     if (++b->n == WV_TOKEN_BATCH) count_batch(c);
 }
 
+static void count_newline(void *ctx) { count_token(ctx, NULL, -1); }
+
 wv_status wv_counter_feed(wv_counter *c, const char *buf, size_t n, int final) {
     if (c->error) return c->error;
     wv_tokenize(&c->tok, buf, n, final, count_token, NULL, c);
@@ -128,26 +164,52 @@ wv_status wv_counter_feed(wv_counter *c, const char *buf, size_t n, int final) {
     return c->error;
 }
 
-/* Adds every count of table t into c, a batch of words at a time. */
-static wv_status add_table(wv_counter *c, const wv_strtab *t) {
+wv_status wv_counter_feed_ids(wv_counter *c, const char *buf, size_t n, int final,
+                              int32_t *out, int64_t cap, int64_t *written) {
+    *written = 0;
+    if (c->error) return c->error;
+    if (c->max_size > 0) return WV_ERR_INVALID;
+    c->ids = out;
+    c->ids_cap = cap;
+    c->ids_len = 0;
+    wv_tokenize(&c->tok, buf, n, final, count_token, count_newline, c);
+    count_batch(c);
+    c->ids = NULL;
+    if (c->ids_len > cap) return WV_ERR_OVERFLOW;
+    *written = c->ids_len;
+    return c->error;
+}
+
+/* Adds every count of table t into c, a batch of words at a time. refs:
+ * NULL, or t's own arena, where each record's count is then replaced by
+ * the offset of its word's record in c (in the table its hash chooses). */
+static wv_status add_table(wv_counter *c, const wv_strtab *t, char *refs) {
     wv_token_batch b;
     int64_t counts[WV_TOKEN_BATCH];
+    size_t from[WV_TOKEN_BATCH];
     size_t r = WV_STRTAB_FIRST;
     while (r < t->arena_len) {
         for (b.n = 0; b.n < WV_TOKEN_BATCH && r < t->arena_len; b.n++, r = wv_strtab_next(t, r)) {
             b.word[b.n] = wv_strtab_bytes(t, r);
             b.len[b.n] = wv_strtab_len(t, r);
             counts[b.n] = *wv_strtab_value(t, r);
+            from[b.n] = r;
         }
         locate_batch(&b, c->parts, c->n_parts);
         for (int i = 0; i < b.n; i++) {
-            int inserted;
-            int64_t *count = candidate_value(&b, i, &c->parts[part_of(b.hash[i], c->n_parts)]);
+            const wv_strtab *into = &c->parts[part_of(b.hash[i], c->n_parts)];
+            int64_t *count = candidate_value(&b, i, into);
+            size_t at;
             if (count) {
                 *count += counts[i];
-                continue;
+                at = (size_t)((char *)count - into->arena);
+            } else if (add_count(c, b.word[i], b.len[i], b.hash[i], counts[i], &at)) {
+                return WV_ERR_NOMEM;
             }
-            if (add_count(c, b.word[i], b.len[i], b.hash[i], counts[i], &inserted)) return WV_ERR_NOMEM;
+            if (refs) {
+                int64_t ref = (int64_t)at;
+                memcpy(refs + from[i], &ref, sizeof ref);
+            }
         }
     }
     return WV_OK;
@@ -164,7 +226,7 @@ wv_status wv_counter_merge(wv_counter *into, const wv_counter *from) {
     if (from->error) return from->error;
     if (into->max_size > 0 || from->max_size > 0) return WV_ERR_INVALID;
     for (int p = 0; p < from->n_parts; p++) {
-        wv_status rc = add_table(into, &from->parts[p]);
+        wv_status rc = add_table(into, &from->parts[p], NULL);
         if (rc) return into->error = rc;
     }
     add_totals(into, from);
@@ -186,8 +248,9 @@ wv_status wv_counter_absorb_part(wv_counter *into, wv_counter *const *from, int 
     /* add_table only touches table p of into: every word it meets hashes there */
     for (int i = 0; i < k; i++)
         if (i != big) {
-            wv_status rc = add_table(into, &from[i]->parts[p]);
+            wv_status rc = add_table(into, &from[i]->parts[p], from[i]->parts[p].arena);
             if (rc) return rc;
+            from[i]->refs[p] = 1;
         }
     return WV_OK;
 }
@@ -196,6 +259,116 @@ void wv_counter_add_totals(wv_counter *into, const wv_counter *from) {
     add_totals(into, from);
     into->prunes += from->prunes;
     if (from->min_reduce > into->min_reduce) into->min_reduce = from->min_reduce;
+}
+
+/* Each word of a located batch's value in the tables (NULL: not held). */
+static void batch_values(wv_token_batch *b, const wv_strtab *tables, int n_tables, int64_t **values) {
+    locate_batch(b, tables, n_tables);
+    for (int i = 0; i < b->n; i++) {
+        const wv_strtab *t = &tables[part_of(b->hash[i], n_tables)];
+        values[i] = candidate_value(b, i, t);
+        if (!values[i] && b->record[i]) values[i] = wv_strtab_find(t, b->word[i], b->len[i], b->hash[i]);
+    }
+}
+
+wv_status wv_counter_number(wv_counter *merged, const char *joined, size_t len) {
+    for (int p = 0; p < merged->n_parts; p++) {
+        wv_strtab *t = &merged->parts[p];
+        for (size_t r = WV_STRTAB_FIRST; r < t->arena_len; r = wv_strtab_next(t, r)) *wv_strtab_value(t, r) = -1;
+    }
+    wv_token_batch b;
+    int64_t *values[WV_TOKEN_BATCH];
+    const char *w = joined, *end = joined + len;
+    int64_t id = 0;
+    while (len && w <= end) {
+        for (b.n = 0; b.n < WV_TOKEN_BATCH && w <= end; b.n++) {
+            const char *nl = memchr(w, '\n', (size_t)(end - w));
+            if (!nl) nl = end;
+            if (nl - w > WV_MAX_TOKEN_BYTES) return WV_ERR_INVALID;
+            b.word[b.n] = w;
+            b.len[b.n] = (int)(nl - w);
+            w = nl + 1;
+        }
+        batch_values(&b, merged->parts, merged->n_parts, values);
+        for (int i = 0; i < b.n; i++) {
+            if (!values[i]) return WV_ERR_INVALID;
+            *values[i] = id++;
+        }
+    }
+    return WV_OK;
+}
+
+/* Gives every record of c's own tables (those absorbed into merged's,
+ * whose values are now offsets there) the id its word has in merged.
+ * WV_ERR_INVALID: a table that merged did not absorb, or a bad offset. */
+static wv_status number_like(wv_counter *c, const wv_counter *merged) {
+    for (int p = 0; p < c->n_parts; p++) {
+        wv_strtab *t = &c->parts[p];
+        const wv_strtab *into = &merged->parts[p];
+        if (t->n == 0) continue;
+        if (!c->refs[p]) return WV_ERR_INVALID;
+        for (size_t r = WV_STRTAB_FIRST; r < t->arena_len; r = wv_strtab_next(t, r)) {
+            int64_t *v = wv_strtab_value(t, r);
+            if (*v < (int64_t)WV_STRTAB_FIRST || (uint64_t)*v + 8 > into->arena_len) return WV_ERR_INVALID;
+            *v = *wv_strtab_value(into, (size_t)*v);
+        }
+        c->refs[p] = 0; /* ids now, not offsets */
+    }
+    return WV_OK;
+}
+
+wv_status wv_counter_resolve_ids(wv_counter *c, const wv_counter *merged, int32_t *ids, int64_t n,
+                                 int mid_sentence, int64_t *n_out, int64_t *oov, int64_t *eos) {
+    *n_out = *oov = *eos = 0;
+    if (c->n_parts != merged->n_parts || c->id_part_bits != merged->id_part_bits) return WV_ERR_INVALID;
+    if (c != merged) {
+        wv_status rc = number_like(c, merged);
+        if (rc) return rc;
+    }
+    /* A table c no longer holds was taken over by merged (an empty one
+     * names no record, so looking there instead is always right). */
+    const wv_strtab *const mine = c->parts, *const theirs = merged->parts;
+    const int bits = c->id_part_bits, n_parts = c->n_parts;
+    const uint32_t mask = (1u << bits) - 1;
+    int64_t k = 0, dropped = 0, ends = 0;
+    int ended = !mid_sentence;
+    enum { AHEAD = 16 };
+    for (int64_t i = 0; i < n; i++) {
+        if (i + AHEAD < n && ids[i + AHEAD] >= 0) { /* its record, into cache by the time it is read */
+            uint32_t a = (uint32_t)ids[i + AHEAD];
+            int q = (int)(a & mask);
+            if (q < n_parts) {
+                const wv_strtab *u = mine[q].n ? &mine[q] : &theirs[q];
+                size_t r = (size_t)(a >> bits) << 3;
+                if (r < u->arena_len) wv_prefetch(u->arena + r);
+            }
+        }
+        int32_t v = ids[i];
+        if (v == WV_EOS) {
+            if (!ended) {
+                ids[k++] = WV_EOS;
+                ends++;
+                ended = 1;
+            }
+            continue;
+        }
+        int p = (int)((uint32_t)v & mask);
+        if (v < 0 || p >= n_parts) return WV_ERR_INVALID;
+        const wv_strtab *t = mine[p].n ? &mine[p] : &theirs[p];
+        size_t r = (size_t)((uint32_t)v >> bits) << 3;
+        if (r < WV_STRTAB_FIRST || r + 8 > t->arena_len) return WV_ERR_INVALID;
+        int64_t id = *wv_strtab_value(t, r);
+        if (id < 0) {
+            dropped++;
+            continue;
+        }
+        ids[k++] = (int32_t)id;
+        ended = 0;
+    }
+    *n_out = k;
+    *oov = dropped;
+    *eos = ends;
+    return WV_OK;
 }
 
 /* Sorting the kept words: count descending, then bytes ascending, decided

@@ -34,6 +34,13 @@ typedef struct {
     int64_t min_reduce;    /* next pruning drops counts <= min_reduce */
     int64_t prunes;
     wv_status error;       /* WV_ERR_NOMEM once memory ran out */
+    /* wv_counter_feed_ids: each token's provisional id (see there) */
+    int32_t *ids;          /* the caller's buffer for this feed */
+    int64_t ids_len, ids_cap;
+    int id_part_bits;      /* a provisional id is record / 8 << id_part_bits | part */
+    int ids_unfit;         /* a record lay beyond what an id can name: ids are no longer written */
+    int last_was_mark;     /* the last id written was a newline mark */
+    unsigned char *refs;   /* refs[p]: table p was absorbed into another counter's (see there) */
     wv_tokenizer tok;
     wv_token_batch batch;
 } wv_counter;
@@ -65,8 +72,10 @@ wv_status wv_counter_merge(wv_counter *into, const wv_counter *from);
  * over rather than copied (it is left empty in its counter). All must have
  * into's n_parts (WV_ERR_INVALID otherwise); counters that pruned are
  * merged too (their counts are then lower bounds: the caller says so).
- * WV_ERR_NOMEM: into must then be freed. Writes nothing but into's table p
- * and the tables taken over. */
+ * WV_ERR_NOMEM: into must then be freed. The other tables p are consumed:
+ * each record's count becomes the offset of its word's record in into's
+ * table p (for wv_counter_resolve_ids), and their refs[p] is set. Writes
+ * nothing but those tables and into's table p. */
 wv_status wv_counter_absorb_part(wv_counter *into, wv_counter *const *from, int k, int p);
 /* After the absorbs: adds from's token totals and prunes into `into`, and
  * raises its min_reduce to from's. */
@@ -74,6 +83,37 @@ void wv_counter_add_totals(wv_counter *into, const wv_counter *from);
 /* The words with count >= min_count, sorted by count descending and then by
  * bytes ascending (a deterministic order): *out (malloc'ed) receives *n. */
 wv_status wv_counter_sorted(const wv_counter *c, int64_t min_count, wv_word_count **out, int64_t *n);
+
+/* Counting and encoding in one pass over a corpus: wv_counter_feed_ids
+ * counts as wv_counter_feed does and also writes, for every token, a
+ * provisional id naming the word's record in the counter's tables (and
+ * WV_EOS for a newline, once after anything else). Once counters are merged
+ * and sorted into a vocabulary, wv_counter_number gives the vocabulary's
+ * words their ids in the merged counter and wv_counter_resolve_ids turns
+ * each counter's provisional ids into exactly what wv_encoder_feed would
+ * have written for its text: the second pass over the text (tokenizing and
+ * hashing every token again) becomes one pass over the ids.
+ *
+ * Counters that prune cannot write ids (records move): WV_ERR_INVALID. When
+ * a record lies beyond what 31 bits can name (tables of gigabytes),
+ * ids_unfit is set and no more ids are written (encode the usual way).
+ * cap >= n + 2 always suffices; WV_ERR_OVERFLOW if cap was too small. */
+wv_status wv_counter_feed_ids(wv_counter *c, const char *buf, size_t n, int final,
+                              int32_t *out, int64_t cap, int64_t *written);
+/* After the merge (the counters' tables absorbed into `merged`, or merged
+ * the one counter that wrote the ids): the words joined by newlines (len
+ * bytes; the vocabulary, most frequent first) take ids 0, 1, ... in merged,
+ * every other word -1. WV_ERR_INVALID: a word that merged does not hold. */
+wv_status wv_counter_number(wv_counter *merged, const char *joined, size_t len);
+/* Rewrites ids[0..n), the provisional ids c wrote, in place into the ids of
+ * the numbered vocabulary of merged: out-of-vocabulary tokens dropped, a
+ * sentence end after a word (mid_sentence: also before the first word, as
+ * the encoder's). c is merged itself, or one of the counters merged into
+ * it (then c's tables are rewritten: call once per counter; calls for
+ * different counters may run at once). *n_out: ids kept; *oov: tokens
+ * dropped; *eos: sentence ends kept. */
+wv_status wv_counter_resolve_ids(wv_counter *c, const wv_counter *merged, int32_t *ids, int64_t n,
+                                 int mid_sentence, int64_t *n_out, int64_t *oov, int64_t *eos);
 
 typedef struct {
     wv_strtab words;       /* value = id (the order words were added in) */

@@ -60,6 +60,7 @@ def test_glove_blocks_stream_every_record_once_and_free_everything(tmp_path):
 
 def test_word_counter_merges_by_part_and_frees_everything(tmp_path):
     """One counter against four counters of four parts merged part by part on
-    four threads (200,000 distinct words), then pruning and encoding."""
+    four threads (200,000 distinct words), then pruning, encoding, and
+    provisional ids resolved to the encoder's."""
     out, _ = run_sanitized(tmp_path, "counter_leaks", ("vocab.c", "strtab.c", "tokenize.c"))
-    assert "200000 distinct" in out and ": same" in out and "pruned" in out
+    assert "200000 distinct" in out and ": same" in out and "pruned" in out and "resolved alike" in out

@@ -186,6 +186,82 @@ def test_encoding_on_several_threads_gives_the_one_pass_ids(tmp_path, monkeypatc
         assert cached.sentences == one.sentences
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_counting_with_ids_encodes_as_a_second_pass_does(tmp_path, monkeypatch, seed):
+    """The provisional ids kept while counting (count_with_ids), resolved for
+    the vocabulary of that count: the same vocabulary as Vocabulary.build and
+    the same ids, sentence ends and totals as encoding in a pass of its own,
+    wherever the byte ranges and reads are cut."""
+    import wv_engine.corpus as corpus_module
+    import wv_engine.wordcount as wordcount_module
+    from wv_engine.wordcount import count_with_ids
+
+    monkeypatch.setattr(corpus_module, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(wordcount_module, "IDS_CHUNK_BYTES", 7 if seed % 2 else 1 << 20)
+    rng = np.random.default_rng(seed)
+    path = tmp_path / "messy.txt"
+    path.write_bytes(_messy_text(rng, 500).encode())
+    for threads in (2, 3, 5, 8):
+        for min_count in (1, 4):
+            counter, counted = count_with_ids(str(path), threads, 1 << 30)
+            assert counted is not None
+            vocab = Vocabulary.from_counter(counter, str(path), min_count)
+            truth = Vocabulary.build(str(path), min_count=min_count)
+            assert vocab.words == truth.words and vocab.counts.tolist() == truth.counts.tolist()
+            got = counted.encode(vocab.words_joined())
+            one = encode(str(path), vocab.words_joined())
+            assert (one.oov > 0) == (min_count > 1) and one.sentences > 100
+            np.testing.assert_array_equal(got.ids, one.ids)
+            assert (got.tokens, got.words, got.oov, got.sentences) == (one.tokens, one.words, one.oov, one.sentences)
+            with pytest.raises(RuntimeError, match="already encoded"):
+                counted.encode(vocab.words_joined())
+
+
+def test_counting_with_ids_past_their_room_counts_only(tmp_path, monkeypatch):
+    """Ids that would take more than the room given are given up (the count
+    is whole: encode in a pass of its own)."""
+    import wv_engine.corpus as corpus_module
+    from wv_engine.wordcount import count_with_ids
+
+    monkeypatch.setattr(corpus_module, "PARALLEL_MIN_BYTES", 0)
+    path = tmp_path / "c.txt"
+    path.write_text(_messy_text(np.random.default_rng(9), 3000))
+    counter, counted = count_with_ids(str(path), 2, 1024)
+    assert counted is None
+    vocab, truth = Vocabulary.from_counter(counter, str(path), 1), Vocabulary.build(str(path), min_count=1)
+    assert vocab.words == truth.words and vocab.counts.tolist() == truth.counts.tolist()
+
+
+def test_word2vec_encodes_from_the_ids_kept_while_counting(tmp_path, monkeypatch):
+    """build_vocab on a plain file with threads keeps the ids, and encode
+    uses them once: the ids of a pass of its own. A file changed in between,
+    or ids asked on disk, are encoded from the text."""
+    import wv_engine.corpus as corpus_module
+
+    monkeypatch.setattr(corpus_module, "PARALLEL_MIN_BYTES", 0)
+    rng = np.random.default_rng(3)
+    path = tmp_path / "c.txt"
+    path.write_text(_messy_text(rng, 2000))
+    model = Word2Vec(dim=8, min_count=2, threads=3)
+    model.build_vocab(str(path))
+    assert model._counted is not None
+    got = model.encode(str(path))
+    assert model._counted is None
+    one = encode(str(path), model.vocab.words_joined())
+    np.testing.assert_array_equal(got.ids, one.ids)
+    assert (got.words, got.oov, got.sentences, got.source) == (one.words, one.oov, one.sentences, one.source)
+
+    model.build_vocab(str(path))
+    path.write_text(_messy_text(rng, 2000))  # changed after counting: its text is encoded again
+    got = model.encode(str(path))
+    np.testing.assert_array_equal(got.ids, encode(str(path), model.vocab.words_joined()).ids)
+
+    on_disk = Word2Vec(dim=8, min_count=2, threads=3, ids_on_disk=True, tmp_dir=str(tmp_path))
+    on_disk.build_vocab(str(path))
+    assert on_disk._counted is None
+    assert isinstance(on_disk.encode(str(path)).ids, np.memmap)
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_counting_on_several_threads_gives_the_one_pass_vocabulary(tmp_path, monkeypatch, seed):
     """Byte ranges counted at once and added up: the same words, counts,

@@ -25,6 +25,7 @@ cdef extern from "vocab.h":
         int64_t min_reduce
         int64_t prunes
         int n_parts
+        int ids_unfit
         wv_tokenizer tok
     ctypedef struct wv_word_count:
         const char *word
@@ -43,6 +44,11 @@ cdef extern from "vocab.h":
     wv_status wv_counter_absorb_part(wv_counter *into, wv_counter **src, int k, int p) nogil
     void wv_counter_add_totals(wv_counter *into, const wv_counter *src) nogil
     wv_status wv_counter_sorted(const wv_counter *c, int64_t min_count, wv_word_count **out, int64_t *n) nogil
+    wv_status wv_counter_feed_ids(wv_counter *c, const char *buf, size_t n, int final,
+                                  int32_t *out, int64_t cap, int64_t *written) nogil
+    wv_status wv_counter_number(wv_counter *merged, const char *joined, size_t length) nogil
+    wv_status wv_counter_resolve_ids(wv_counter *c, const wv_counter *merged, int32_t *ids, int64_t n,
+                                     int mid_sentence, int64_t *n_out, int64_t *oov, int64_t *eos) nogil
     wv_status wv_encoder_init(wv_encoder *e, int64_t n_words) nogil
     wv_status wv_encoder_add(wv_encoder *e, const char *word, int length) nogil
     void wv_encoder_free(wv_encoder *e) nogil
@@ -81,6 +87,55 @@ cdef class WordCounter:
             rc = wv_counter_feed(&self.c, p, n, final)
         raise_for(rc, f"counting words ({self.distinct:,} distinct so far); "
                       "set max_vocab_size to prune rare words while counting")
+
+    def feed_ids(self, const unsigned char[::1] chunk not None, int32_t[::1] out not None, bint final=False):
+        """feed(), also writing each token's provisional id (and -1 for a
+        newline after anything else) into out (room for len(chunk) + 2 ids
+        always suffices); returns how many. Once merged, number() and
+        resolve_ids() turn them into the encoder's ids: counting and
+        encoding in one pass. Nothing more is written once ids_unfit."""
+        cdef size_t n = chunk.shape[0]
+        cdef const char *p = <const char *>&chunk[0] if n else EMPTY
+        cdef int64_t k = 0
+        cdef int32_t spare[1]
+        cdef int32_t *dst = &out[0] if out.shape[0] else spare
+        cdef wv_status rc
+        with nogil:
+            rc = wv_counter_feed_ids(&self.c, p, n, final, dst, out.shape[0], &k)
+        raise_for(rc, {WV_ERR_INVALID: "a counter that prunes (max_size > 0) cannot write ids",
+                       WV_ERR_NOMEM: f"counting words ({self.distinct:,} distinct so far)"})
+        return k
+
+    @property
+    def ids_unfit(self):
+        """True once a provisional id could not be written (tables too large
+        for 31-bit ids): encode the corpus in a pass of its own."""
+        return bool(self.c.ids_unfit)
+
+    def number(self, bytes joined not None):
+        """Gives the words joined by newlines (a vocabulary, most frequent
+        first) ids 0, 1, ... in this (merged) counter, for resolve_ids."""
+        cdef const char *p = joined
+        cdef size_t n = len(joined)
+        cdef wv_status rc
+        with nogil:
+            rc = wv_counter_number(&self.c, p, n)
+        raise_for(rc, "numbering the vocabulary: a word the counter does not hold")
+
+    def resolve_ids(self, WordCounter merged not None, int32_t[::1] ids not None, bint mid_sentence=False):
+        """Rewrites the provisional ids this counter wrote (feed_ids) in
+        place into the ids of the vocabulary numbered in `merged` (this
+        counter, or the one its tables were merged into), exactly as an
+        Encoder of that vocabulary writes them. Returns (ids kept, tokens
+        dropped as out of vocabulary, sentence ends kept)."""
+        cdef int64_t k = 0, oov = 0, eos = 0
+        cdef int32_t spare[1]
+        cdef int32_t *dst = &ids[0] if ids.shape[0] else spare
+        cdef wv_status rc
+        with nogil:
+            rc = wv_counter_resolve_ids(&self.c, &merged.c, dst, ids.shape[0], mid_sentence, &k, &oov, &eos)
+        raise_for(rc, "resolving provisional ids: not ids this counter wrote, or another merge")
+        return k, oov, eos
 
     def merge(self, WordCounter other not None):
         """Adds the counts of `other` (another part of the same corpus, fed

@@ -143,15 +143,19 @@ PARALLEL_CHUNK_BYTES = 1 << 20
 IDS_IN_MEMORY_MAX = 512 << 20
 
 
-def ids_belong_on_disk(words: int, memory_limit: int | None = None) -> bool:
-    """The rule for where the ids of a corpus of `words` in-vocabulary tokens
-    go when the caller does not say (sentence ends add about 5%); a job
-    held to a memory_limit also keeps them within an eighth of it."""
+def ids_memory_room(memory_limit: int | None = None) -> int:
+    """Bytes of ids a corpus may keep in memory: IDS_IN_MEMORY_MAX, an
+    eighth of the memory available, and an eighth of a job's memory_limit."""
     from .memory import available_memory
 
-    needed = int(4 * words * 1.05)
     room = min(IDS_IN_MEMORY_MAX, available_memory() // 8)
-    return needed > (room if memory_limit is None else min(room, memory_limit // 8))
+    return room if memory_limit is None else min(room, memory_limit // 8)
+
+
+def ids_belong_on_disk(words: int, memory_limit: int | None = None) -> bool:
+    """The rule for where the ids of a corpus of `words` in-vocabulary tokens
+    go when the caller does not say (sentence ends add about 5%)."""
+    return int(4 * words * 1.05) > ids_memory_room(memory_limit)
 
 
 def parallel_file(source: CorpusSource) -> bool:
@@ -193,10 +197,10 @@ def _encode(source: CorpusSource, words_as_bytes: list[bytes] | bytes, cache_pat
             pieces, tokens, oov = _encode_shards(source, words_as_bytes, threads, chunk_bytes,  # type: ignore[arg-type]
                                                  to_file, directory, on_bytes)
             if not to_file:
-                return _encoded(_join_in_memory(pieces), tokens, oov)
+                return encoded_in_memory(pieces, tokens, oov)
         else:
             encoder = _tokenize.Encoder(words_as_bytes)
-            sink = _IdSink(tempfile.TemporaryFile(dir=directory) if to_file else None)
+            sink = IdSink(tempfile.TemporaryFile(dir=directory) if to_file else None)
             sink.encode_all(encoder, iter_chunks(source, chunk_bytes, on_bytes))
             tokens, oov = int(encoder.tokens), int(encoder.oov)
             if not to_file:
@@ -208,7 +212,7 @@ def _encode(source: CorpusSource, words_as_bytes: list[bytes] | bytes, cache_pat
     return _join_on_disk(pieces, tokens, oov, directory, cache_path)
 
 
-class _IdSink:
+class IdSink:
     """Where one pass's ids go: an array grown in place (memory) or a file,
     with what joining the passes needs to know (first and last id, count of
     sentence ends)."""
@@ -225,12 +229,29 @@ class _IdSink:
         if self.file is not None:
             self.write(encoder.encode(chunk, final))
             return
+        k = self.fill(encoder.encode_into, chunk, final)
+        self._book(self._ids[self.n:self.n + k])
+        self.n += k
+
+    def fill(self, write, chunk: bytes, final: bool = False) -> int:
+        """write(chunk, out, final) -> k puts k ids after those held (room
+        for len(chunk) + 2 is made); returns k, the caller books them."""
         need = self.n + len(chunk) + 2
         if need > len(self._ids):
             self._ids.resize(max(2 * len(self._ids), need, 1 << 16), refcheck=False)  # no views yet
-        k = encoder.encode_into(chunk, self._ids[self.n:], final)
-        self._book(self._ids[self.n:self.n + k])
-        self.n += k
+        return write(chunk, self._ids[self.n:], final)
+
+    @property
+    def held(self) -> np.ndarray:
+        """The ids held in memory (a view: rewrite them, then kept())."""
+        return self._ids[:self.n]
+
+    def kept(self, n: int, eos: int) -> None:
+        """The ids held were rewritten in place: the first n stay, eos of
+        them sentence ends."""
+        self.n, self.eos = n, eos
+        self.first = int(self._ids[0]) if n else None
+        self.last = int(self._ids[n - 1]) if n else None
 
     def encode_all(self, encoder: _tokenize.Encoder, chunks: Iterable[bytes]) -> None:
         """Encodes the chunks, then what the end of the input releases."""
@@ -268,7 +289,7 @@ class _IdSink:
 
 
 def _encode_shards(path: str | os.PathLike, words_as_bytes: list[bytes] | bytes, threads: int, chunk_bytes: int,
-                   to_file: bool, directory: str | None, on_bytes) -> tuple[list[_IdSink], int, int]:
+                   to_file: bool, directory: str | None, on_bytes) -> tuple[list[IdSink], int, int]:
     """Encodes byte ranges of a plain file on several threads (the C encoder
     runs without the GIL), each into its own sink (in memory, or with to_file
     a temporary file in `directory`). A range that may continue a
@@ -282,7 +303,7 @@ def _encode_shards(path: str | os.PathLike, words_as_bytes: list[bytes] | bytes,
 
     def one(index: int, shard):
         encoder = words.copy(mid_sentence=index > 0)
-        sink = _IdSink(tempfile.TemporaryFile(dir=directory) if to_file else None)
+        sink = IdSink(tempfile.TemporaryFile(dir=directory) if to_file else None)
         sink.encode_all(encoder, iter_shard(shard, chunk_bytes, on_bytes))
         return sink, int(encoder.tokens), int(encoder.oov)
 
@@ -290,7 +311,7 @@ def _encode_shards(path: str | os.PathLike, words_as_bytes: list[bytes] | bytes,
     return [r[0] for r in results], sum(r[1] for r in results), sum(r[2] for r in results)
 
 
-def _joined(pieces: list[_IdSink]) -> Iterator[tuple[_IdSink, int]]:
+def _joined(pieces: list[IdSink]) -> Iterator[tuple[IdSink, int]]:
     """(piece, ids to skip at its start) in order: a piece's leading sentence
     end is dropped where the ids before it ended a sentence (or there are none)."""
     ended = True
@@ -301,7 +322,13 @@ def _joined(pieces: list[_IdSink]) -> Iterator[tuple[_IdSink, int]]:
         yield piece, skip
 
 
-def _join_in_memory(pieces: list[_IdSink]) -> np.ndarray:
+def encoded_in_memory(pieces: list[IdSink], tokens: int, oov: int) -> EncodedCorpus:
+    """The corpus whose ids are those of the pieces (consecutive byte ranges
+    of one text, in order) joined in memory."""
+    return _encoded(_join_in_memory(pieces), tokens, oov)
+
+
+def _join_in_memory(pieces: list[IdSink]) -> np.ndarray:
     """The pieces' ids in one array: the first piece's array grown in place
     (a remap, not a copy) and the others copied after it, each given up once
     copied, so the peak stays near one copy of the ids."""
@@ -319,7 +346,7 @@ def _join_in_memory(pieces: list[_IdSink]) -> np.ndarray:
     return out
 
 
-def _join_on_disk(pieces: list[_IdSink], tokens: int, oov: int, directory: str | None,
+def _join_on_disk(pieces: list[IdSink], tokens: int, oov: int, directory: str | None,
                   cache_path: str | None) -> EncodedCorpus:
     """One file of ids from the pieces' files (copied in the kernel), memory-
     mapped: an unlinked temporary file, or cache_path (written beside it and

@@ -101,25 +101,32 @@ class Vocabulary:
         Only the words kept (count >= min_count) leave C; distinct_words
         and the messages come from the counter's totals."""
         _check_limits(min_count, max_vocab_size, max_final_vocab)
-        if client is not None:
-            raw_words, counts, tokens, distinct = scaleout.count_words(client, corpus, max_vocab_size)
-        else:
-            counter = count_corpus(corpus, max_vocab_size, threads, progress)
-            if counter.tokens == 0:
-                raise CorpusError(f"the corpus has no words: {describe(corpus)}")
-            raw_words, counts = counter.sorted_blob(min_count)
-            held = counter.distinct
-            if counter.prunes and not len(raw_words):
-                raise ValueError(
-                    f"max_vocab_size={max_vocab_size:,} pruned away every word seen at least {min_count} "
-                    f"time(s) ({held:,} distinct words left of {counter.tokens:,} tokens): pruning drops the "
-                    "rarest words whenever more than max_vocab_size are held; raise max_vocab_size")
-            vocab = cls.from_counts(raw_words, counts, counter.tokens, held if counter.prunes == 0 else None,
-                                    min_count, max_final_vocab, held=held, most_frequent=counter.max_count)
-            vocab.pruned = counter.prunes > 0
-            return vocab
+        if client is None:
+            return cls.from_counter(count_corpus(corpus, max_vocab_size, threads, progress), corpus,
+                                    min_count, max_vocab_size, max_final_vocab)
+        raw_words, counts, tokens, distinct = scaleout.count_words(client, corpus, max_vocab_size)
         vocab = cls.from_counts(raw_words, counts, tokens, distinct, min_count, max_final_vocab)
         vocab.pruned = distinct is None
+        return vocab
+
+    @classmethod
+    def from_counter(cls, counter, corpus: CorpusSource, min_count: int = 5, max_vocab_size: int | None = None,
+                     max_final_vocab: int | None = None) -> "Vocabulary":
+        """The vocabulary of a C counter (_tokenize.WordCounter) fed the
+        whole corpus (named in errors), with build's limits."""
+        _check_limits(min_count, max_vocab_size, max_final_vocab)
+        if counter.tokens == 0:
+            raise CorpusError(f"the corpus has no words: {describe(corpus)}")
+        raw_words, counts = counter.sorted_blob(min_count)
+        held = counter.distinct
+        if counter.prunes and not len(raw_words):
+            raise ValueError(
+                f"max_vocab_size={max_vocab_size:,} pruned away every word seen at least {min_count} "
+                f"time(s) ({held:,} distinct words left of {counter.tokens:,} tokens): pruning drops the "
+                "rarest words whenever more than max_vocab_size are held; raise max_vocab_size")
+        vocab = cls.from_counts(raw_words, counts, counter.tokens, held if counter.prunes == 0 else None,
+                                min_count, max_final_vocab, held=held, most_frequent=counter.max_count)
+        vocab.pruned = counter.prunes > 0
         return vocab
 
     @classmethod

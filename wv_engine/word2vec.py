@@ -12,7 +12,9 @@ from typing import Any, Callable, Iterable
 import numpy as np
 
 from . import _word2vec, formats, scaleout
-from .corpus import CorpusSource, EncodedCorpus, encode, ids_belong_on_disk
+from .corpus import (CorpusSource, EncodedCorpus, encode, ids_belong_on_disk, ids_memory_room, is_path,
+                     parallel_file)
+from .files import fingerprint
 from .epochs import Checkpoints, EpochStats, TrainingStats, run_epochs
 from .errors import FormatError
 from .memory import check_fits
@@ -21,6 +23,7 @@ from .settings import check as _check
 from .settings import resolve_threads, threads_for
 from .vectors import Vectors
 from .vocab import Vocabulary
+from .wordcount import CountedIds, count_with_ids
 
 __all__ = ["ARCHS", "LOSSES", "EpochStats", "TrainingStats", "Word2Vec"]
 
@@ -125,6 +128,7 @@ class Word2Vec:
         self._core = None
         self._encoded: EncodedCorpus | None = None
         self._encoded_source = None
+        self._counted: tuple[str, dict, CountedIds] | None = None  # ids kept while counting (build_vocab)
         self._vectors: Vectors | None = None
         self._pending_source: CorpusSource | None = None
         self._schedule: dict[str, Any] | None = None  # the learning-rate schedule of the current train() call
@@ -145,11 +149,17 @@ class Word2Vec:
         weights: input vectors uniform in [-0.5/dim, 0.5/dim) from the seed,
         output vectors zero (word2vec.c's initialisation). With a
         dask.distributed client the workers count the file(s)."""
+        counted = None
         if vocab is None:
             if corpus is None:
                 raise ValueError("build_vocab needs a corpus or a vocabulary")
-            vocab = Vocabulary.build(corpus, self.min_count, self.max_vocab_size, self.max_final_vocab,
-                                     client=client, threads=self.threads, progress=progress)
+            if client is None and self._encode_while_counting(corpus):
+                counter, counted = count_with_ids(os.fspath(corpus), self.threads,  # type: ignore[arg-type]
+                                                  ids_memory_room(), progress)
+                vocab = Vocabulary.from_counter(counter, corpus, self.min_count, None, self.max_final_vocab)
+            else:
+                vocab = Vocabulary.build(corpus, self.min_count, self.max_vocab_size, self.max_final_vocab,
+                                         client=client, threads=self.threads, progress=progress)
         if self.loss == "softmax" and len(vocab) > SOFTMAX_MAX_VOCAB:
             raise ValueError(
                 f"loss='softmax' is the exact O(vocabulary) reference, meant for small vocabularies; "
@@ -166,7 +176,16 @@ class Word2Vec:
         self.epochs_trained = 0
         self.history = []
         self._new_weights(corpus)
+        if counted is not None:
+            self._counted = (os.fspath(corpus), fingerprint(corpus), counted)  # type: ignore[arg-type]
         return self
+
+    def _encode_while_counting(self, corpus: CorpusSource) -> bool:
+        """Whether counting keeps each token's provisional id, so that
+        encoding needs no second pass over the text: a plain file counted
+        on several threads, without pruning, and ids not sent to disk."""
+        return (is_path(corpus) and self.threads > 1 and self.max_vocab_size is None
+                and self.ids_on_disk is not True and parallel_file(corpus))
 
     def _initial_rows(self, rows: int, first_row: int = 0, stream: int = 0) -> np.ndarray:
         """Input rows uniform in [-0.5/dim, 0.5/dim) (word2vec.c's
@@ -180,6 +199,7 @@ class Word2Vec:
         self._core = None
         self._encoded = None
         self._encoded_source = None
+        self._counted = None
         self._vectors = None
         self._pending_source = corpus
         self._schedule = None
@@ -257,6 +277,12 @@ class Word2Vec:
         if self.vocab is None:
             raise RuntimeError("build the vocabulary first (build_vocab or fit)")
         on_disk = self.ids_on_disk if self.ids_on_disk is not None else ids_belong_on_disk(self.vocab.train_words)
+        counted, self._counted = self._counted, None
+        if (counted is not None and cache_path is None and not on_disk and is_path(corpus)
+                and os.fspath(corpus) == counted[0] and fingerprint(corpus) == counted[1]):  # type: ignore[arg-type]
+            encoded = counted[2].encode(self.vocab.words_joined())
+            encoded.source = counted[1]
+            return encoded
         return encode(corpus, self.vocab.words_joined(), cache_path, threads=self.threads, on_disk=on_disk,
                       tmp_dir=self.tmp_dir, progress=progress)
 

@@ -5,7 +5,9 @@
  * Counts a generated corpus of 200,000 distinct words in one counter and in
  * 4 counters of 4 parts merged part by part on 4 threads (the tables grow
  * many times), checks that both give the same sorted words, prunes, encodes
- * with the result, and frees everything; exits non-zero on any difference. */
+ * with the result, checks that the provisional ids the 4 counters wrote
+ * resolve to the encoder's ids, and frees everything; exits non-zero on any
+ * difference. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,7 +62,14 @@ int main(void) {
     pthread_t threads[PIECES];
     for (int p = 0; p < PIECES; p++) {
         if (wv_counter_init(&pieces[p], 0, PIECES)) return 1;
-        if (wv_counter_feed(&pieces[p], text + cut[p], cut[p + 1] - cut[p], 1)) return 1;
+    }
+    int32_t *prov[PIECES];
+    int64_t n_prov[PIECES];
+    for (int p = 0; p < PIECES; p++) {
+        size_t n = cut[p + 1] - cut[p];
+        prov[p] = malloc((n + 2) * sizeof **prov);
+        if (!prov[p] || wv_counter_feed_ids(&pieces[p], text + cut[p], n, 1, prov[p], (int64_t)n + 2, &n_prov[p]))
+            return 1;
     }
     for (int p = 0; p < PIECES; p++) {
         jobs[p].into = &merged;
@@ -86,6 +95,31 @@ int main(void) {
     int64_t written;
     if (!ids || wv_encoder_feed(&e, text, len, 1, ids, (int64_t)len + 2, &written)) return 1;
     printf("encoded %lld ids, %lld oov\n", (long long)written, (long long)e.oov);
+    size_t joined_len = 0;
+    char *joined = malloc((size_t)16 * 5000);
+    if (!joined) return 1;
+    for (int64_t i = 0; i < na && i < 5000; i++) {
+        if (i) joined[joined_len++] = '\n';
+        memcpy(joined + joined_len, a[i].word, (size_t)a[i].len);
+        joined_len += (size_t)a[i].len;
+    }
+    if (wv_counter_number(&merged, joined, joined_len)) return 1;
+    int resolved = 1;
+    for (int p = 0; p < PIECES; p++) {
+        wv_encoder ep;
+        int64_t kept, oov, eos, truth_n;
+        size_t n = cut[p + 1] - cut[p];
+        if (wv_encoder_copy(&ep, &e)) return 1;
+        ep.last_was_eos = p == 0;
+        if (wv_encoder_feed(&ep, text + cut[p], n, 1, ids, (int64_t)len + 2, &truth_n)) return 1;
+        if (wv_counter_resolve_ids(&pieces[p], &merged, prov[p], n_prov[p], p > 0, &kept, &oov, &eos)) return 1;
+        resolved = resolved && kept == truth_n && oov == ep.oov && !memcmp(ids, prov[p], (size_t)kept * sizeof *ids);
+        wv_encoder_free(&ep);
+        free(prov[p]);
+    }
+    free(joined);
+    ok = ok && resolved;
+    printf("provisional ids: %s\n", resolved ? "resolved alike" : "DIFFERENT");
     wv_counter pruned;
     if (wv_counter_init(&pruned, 1000, 3) || wv_counter_feed(&pruned, text, len, 1)) return 1;
     ok = ok && pruned.prunes > 0 && wv_counter_distinct(&pruned) <= 1000;
