@@ -232,10 +232,11 @@ def test_counting_with_ids_past_their_room_counts_only(tmp_path, monkeypatch):
     assert vocab.words == truth.words and vocab.counts.tolist() == truth.counts.tolist()
 
 
-def test_word2vec_encodes_from_the_ids_kept_while_counting(tmp_path, monkeypatch):
-    """build_vocab on a plain file with threads keeps the ids, and encode
-    uses them once: the ids of a pass of its own. A file changed in between,
-    or ids asked on disk, are encoded from the text."""
+def test_word2vec_encodes_while_counting(tmp_path, monkeypatch):
+    """build_vocab on a plain file with threads encodes it from the ids kept
+    while counting, and encode() of the unchanged file gives those: the ids
+    of a pass of its own. A file changed in between, or ids asked on disk,
+    are encoded from the text."""
     import wv_engine.corpus as corpus_module
 
     monkeypatch.setattr(corpus_module, "PARALLEL_MIN_BYTES", 0)
@@ -244,9 +245,9 @@ def test_word2vec_encodes_from_the_ids_kept_while_counting(tmp_path, monkeypatch
     path.write_text(_messy_text(rng, 2000))
     model = Word2Vec(dim=8, min_count=2, threads=3)
     model.build_vocab(str(path))
-    assert model._counted is not None
+    assert model._encoded is not None
     got = model.encode(str(path))
-    assert model._counted is None
+    assert got is model._encoded
     one = encode(str(path), model.vocab.words_joined())
     np.testing.assert_array_equal(got.ids, one.ids)
     assert (got.words, got.oov, got.sentences, got.source) == (one.words, one.oov, one.sentences, one.source)
@@ -258,7 +259,7 @@ def test_word2vec_encodes_from_the_ids_kept_while_counting(tmp_path, monkeypatch
 
     on_disk = Word2Vec(dim=8, min_count=2, threads=3, ids_on_disk=True, tmp_dir=str(tmp_path))
     on_disk.build_vocab(str(path))
-    assert on_disk._counted is None
+    assert on_disk._encoded is None
     assert isinstance(on_disk.encode(str(path)).ids, np.memmap)
 
 

@@ -103,19 +103,23 @@ def uniform_rows(int64_t rows, int dim, uint64_t seed, uint64_t stream=0, int64_
     if rows < 0 or dim < 1:
         raise ValueError(f"need rows >= 0 and dim >= 1, got {rows} and {dim}")
     out = np.empty((rows, dim), dtype=np.float32)
-    if rows == 0:
-        return out
-    cdef float[:, ::1] o = out
+    fill_uniform_rows(out, seed, stream, first_row)
+    return out
+
+
+def fill_uniform_rows(float[:, ::1] out not None, uint64_t seed, uint64_t stream=0, int64_t first_row=0):
+    """Fills out (rows, dim) with the rows uniform_rows draws for rows
+    first_row, first_row + 1, ...: slices of one matrix can be filled on
+    several threads at once (the GIL is released)."""
     cdef wv_rng rng
-    cdef int64_t r
-    cdef int c
-    cdef float scale = 1.0 / dim
+    cdef int64_t r, rows = out.shape[0]
+    cdef int c, dim = out.shape[1]
+    cdef float scale = 1.0 / dim if dim else 0.0
     with nogil:
         for r in range(rows):
             wv_rng_seed(&rng, seed, stream, <uint64_t>(first_row + r))
             for c in range(dim):
-                o[r, c] = (wv_rng_uniform(&rng) - 0.5) * scale
-    return out
+                out[r, c] = (wv_rng_uniform(&rng) - 0.5) * scale
 
 
 def build_alias(weights):

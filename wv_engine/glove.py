@@ -351,7 +351,7 @@ class GloVe:
         matrix = W + C if self.output == "sum" else W.copy() if self.output == "word" else np.hstack([W, C])
         meta = {"trainer": "glove", "config": self.config(), "epochs_trained": self.epochs_trained,
                 "epoch_cost": [e.cost for e in self.history]}
-        return Vectors._indexed(self.vocab.words, self.vocab.index, matrix, self.vocab.counts, meta)
+        return Vectors._indexed(self.vocab.words, matrix, self.vocab.counts, meta)
 
     def save_checkpoint(self, path: str | os.PathLike) -> None:
         """Parameters, AdaGrad accumulators, vocabulary and settings in one

@@ -104,26 +104,27 @@ class Vectors:
             raise ValueError(f"metadata must be a dict, got {type(metadata).__name__}")
         self._set(words, key_to_index, mat, counts, metadata)
 
-    def _set(self, words: list[str], key_to_index: dict[str, int], mat: np.ndarray, counts: np.ndarray | None,
-             metadata: dict[str, Any] | None) -> None:
+    def _set(self, words: list[str], key_to_index: dict[str, int] | None, mat: np.ndarray,
+             counts: np.ndarray | None, metadata: dict[str, Any] | None) -> None:
         self._words = words
         self._vectors = mat
         self._counts = counts
-        self._key_to_index = key_to_index
+        self._key_to_index = key_to_index  # None: built on first use (the words are distinct)
         self._unit: np.ndarray | None = None
         self.metadata: dict[str, Any] = dict(metadata) if metadata else {}
 
     @classmethod
-    def _indexed(cls, words: Sequence[str], key_to_index: dict[str, int], vectors: np.ndarray,
-                 counts: np.ndarray | None, metadata: dict[str, Any] | None = None) -> "Vectors":
-        """Vectors over words a Vocabulary has already checked and indexed
-        (distinct str, key_to_index their positions): only the matrix is
-        checked, so a model of millions of words gets its Vectors at once."""
+    def _indexed(cls, words: Sequence[str], vectors: np.ndarray, counts: np.ndarray | None,
+                 metadata: dict[str, Any] | None = None) -> "Vectors":
+        """Vectors over words a Vocabulary has already checked (distinct
+        str): only the matrix is checked and the index waits for its first
+        use, so a model of millions of words gets its Vectors (and writes
+        them) at once."""
         mat = _as_float32_matrix(vectors)
-        if mat.shape[0] != len(words) or len(key_to_index) != len(words):
+        if mat.shape[0] != len(words):
             raise ValueError(f"vectors has {mat.shape[0]} rows for {len(words)} words")
         self = cls.__new__(cls)
-        self._set(list(words), dict(key_to_index), mat, counts, metadata)
+        self._set(list(words), None, mat, counts, metadata)
         return self
 
     # ------------------------------------------------------------------ basic access
@@ -151,13 +152,15 @@ class Vectors:
     @property
     def key_to_index(self) -> dict[str, int]:
         """Mapping word -> row index."""
+        if self._key_to_index is None:
+            self._key_to_index = dict(zip(self._words, range(len(self._words))))
         return self._key_to_index
 
     def __len__(self) -> int:
         return len(self._words)
 
     def __contains__(self, word: object) -> bool:
-        return word in self._key_to_index
+        return word in self.key_to_index
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._words)
@@ -168,7 +171,7 @@ class Vectors:
     def get_index(self, word: str) -> int:
         """Row index of `word`; raises UnknownWordError when absent."""
         try:
-            return self._key_to_index[word]
+            return self.key_to_index[word]
         except (KeyError, TypeError):
             raise UnknownWordError(word, len(self)) from None
 

@@ -44,7 +44,8 @@ class Vocabulary:
     corpus it was counted on (in and out of the vocabulary)."""
 
     def __init__(self, words: Sequence[str], counts: Sequence[int] | np.ndarray,
-                 total_tokens: int | None = None, distinct_words: int | None = None):
+                 total_tokens: int | None = None, distinct_words: int | None = None, *,
+                 words_distinct: bool = False):
         counts = np.asarray(counts, dtype=np.int64)
         if len(words) != len(counts):
             raise ValueError(f"{len(words)} words but {len(counts)} counts")
@@ -56,8 +57,10 @@ class Vocabulary:
             raise ValueError("words must be sorted by count, most frequent first")
         self.words = list(words)
         self.counts = counts
-        self.index = dict(zip(self.words, range(len(self.words))))
-        if len(self.index) != len(self.words):
+        # words_distinct: the caller knows (a count's words), and the index
+        # of millions of words waits until something looks a word up
+        self._index: dict[str, int] | None = None
+        if not words_distinct and len(self.index) != len(self.words):
             raise ValueError("duplicate words in the vocabulary")
         self.total_tokens = int(total_tokens) if total_tokens is not None else int(counts.sum())
         self.distinct_words = int(distinct_words) if distinct_words is not None else len(words)
@@ -164,9 +167,17 @@ class Vocabulary:
             joined = b"\n".join(raw_words[:n])
             words = [_to_str(w) for w in raw_words[:n]]
         vocab = cls(words, counts[:n], total_tokens=total_tokens,
-                    distinct_words=distinct_words if distinct_words is not None else held)
+                    distinct_words=distinct_words if distinct_words is not None else held,
+                    words_distinct=isinstance(raw_words, bytes))  # a count's words
         vocab._joined = joined
         return vocab
+
+    @property
+    def index(self) -> dict[str, int]:
+        """word -> its position (id)."""
+        if self._index is None:
+            self._index = dict(zip(self.words, range(len(self.words))))
+        return self._index
 
     def __len__(self) -> int:
         return len(self.words)

@@ -7,6 +7,7 @@ settings, owns the weight matrices, polls progress and runs callbacks."""
 from __future__ import annotations
 
 import os
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Iterable
 
 import numpy as np
@@ -128,7 +129,6 @@ class Word2Vec:
         self._core = None
         self._encoded: EncodedCorpus | None = None
         self._encoded_source = None
-        self._counted: tuple[str, dict, CountedIds] | None = None  # ids kept while counting (build_vocab)
         self._vectors: Vectors | None = None
         self._pending_source: CorpusSource | None = None
         self._schedule: dict[str, Any] | None = None  # the learning-rate schedule of the current train() call
@@ -148,7 +148,11 @@ class Word2Vec:
         """Counts the corpus (or takes a ready Vocabulary) and allocates the
         weights: input vectors uniform in [-0.5/dim, 0.5/dim) from the seed,
         output vectors zero (word2vec.c's initialisation). With a
-        dask.distributed client the workers count the file(s)."""
+        dask.distributed client the workers count the file(s).
+
+        A plain file counted on several threads (no max_vocab_size, ids in
+        memory) is encoded in the same pass: train() and encode() of the
+        unchanged file then use those ids."""
         counted = None
         if vocab is None:
             if corpus is None:
@@ -169,6 +173,8 @@ class Word2Vec:
                    vocab.memory_estimate(self.dim, self.loss)["total"],
                    "raise min_count, set max_final_vocab, or lower dim")
         self.vocab = vocab
+        # the count's tables are freed before the weights take their place
+        encoded = self._encoded_from_count(corpus, counted) if counted is not None else None
         V = len(vocab)
         out_rows = max(V - 1, 1) if self.loss == "hs" else V
         self.input_vectors = self._initial_rows(V)
@@ -176,8 +182,8 @@ class Word2Vec:
         self.epochs_trained = 0
         self.history = []
         self._new_weights(corpus)
-        if counted is not None:
-            self._counted = (os.fspath(corpus), fingerprint(corpus), counted)  # type: ignore[arg-type]
+        if encoded is not None:
+            self._encoded, self._encoded_source = encoded, corpus
         return self
 
     def _encode_while_counting(self, corpus: CorpusSource) -> bool:
@@ -187,11 +193,29 @@ class Word2Vec:
         return (is_path(corpus) and self.threads > 1 and self.max_vocab_size is None
                 and self.ids_on_disk is not True and parallel_file(corpus))
 
+    def _ids_on_disk(self) -> bool:
+        return self.ids_on_disk if self.ids_on_disk is not None else ids_belong_on_disk(self.vocab.train_words)
+
+    def _encoded_from_count(self, corpus: CorpusSource, counted: CountedIds) -> EncodedCorpus | None:
+        """The corpus encoded for the new vocabulary from the ids its count
+        kept, unless its ids belong on disk (then encode() reads the text)."""
+        if self._ids_on_disk():
+            return None
+        encoded = counted.encode(self.vocab.words_joined())  # type: ignore[union-attr]
+        encoded.source = fingerprint(corpus)  # type: ignore[arg-type]
+        return encoded
+
     def _initial_rows(self, rows: int, first_row: int = 0, stream: int = 0) -> np.ndarray:
         """Input rows uniform in [-0.5/dim, 0.5/dim) (word2vec.c's
         initialisation), drawn in C from the seed, the stream and each
         row's index."""
-        return _word2vec.uniform_rows(rows, self.dim, self.seed, stream, first_row)
+        out = np.empty((rows, self.dim), dtype=np.float32)
+        parts = max(1, min(self.threads, rows // 65536))  # first touch of the pages is most of the time
+        cuts = [rows * i // parts for i in range(parts + 1)]
+        with ThreadPoolExecutor(max_workers=parts) as pool:
+            list(pool.map(lambda i: _word2vec.fill_uniform_rows(out[cuts[i]:cuts[i + 1]], self.seed, stream,
+                                                               first_row + cuts[i]), range(parts)))
+        return out
 
     def _new_weights(self, corpus: CorpusSource | None) -> None:
         """Forgets what was built on the previous vocabulary and weights (core, encoded corpus,
@@ -199,7 +223,6 @@ class Word2Vec:
         self._core = None
         self._encoded = None
         self._encoded_source = None
-        self._counted = None
         self._vectors = None
         self._pending_source = corpus
         self._schedule = None
@@ -276,13 +299,13 @@ class Word2Vec:
         with cache_path they are written there and memory-mapped."""
         if self.vocab is None:
             raise RuntimeError("build the vocabulary first (build_vocab or fit)")
-        on_disk = self.ids_on_disk if self.ids_on_disk is not None else ids_belong_on_disk(self.vocab.train_words)
-        counted, self._counted = self._counted, None
-        if (counted is not None and cache_path is None and not on_disk and is_path(corpus)
-                and os.fspath(corpus) == counted[0] and fingerprint(corpus) == counted[1]):  # type: ignore[arg-type]
-            encoded = counted[2].encode(self.vocab.words_joined())
-            encoded.source = counted[1]
-            return encoded
+        on_disk = self._ids_on_disk()
+        known = self._encoded
+        if (known is not None and cache_path is None and not on_disk and is_path(corpus)
+                and is_path(self._encoded_source) and known.file is None
+                and os.fspath(corpus) == os.fspath(self._encoded_source)  # type: ignore[arg-type]
+                and known.source == fingerprint(corpus)):  # type: ignore[arg-type]
+            return known  # encoded already (while counting it): the file is unchanged
         return encode(corpus, self.vocab.words_joined(), cache_path, threads=self.threads, on_disk=on_disk,
                       tmp_dir=self.tmp_dir, progress=progress)
 
@@ -578,7 +601,7 @@ class Word2Vec:
         if self.vocab is None or self.input_vectors is None:
             raise RuntimeError("the model has no vocabulary yet: call fit or build_vocab")
         if self._vectors is None:
-            self._vectors = Vectors._indexed(self.vocab.words, self.vocab.index, self.input_vectors,
+            self._vectors = Vectors._indexed(self.vocab.words, self.input_vectors,
                                              self.vocab.counts, self.metadata())
         return self._vectors
 
