@@ -1,6 +1,6 @@
 """The benchmark suite's report writers, on handmade results (no corpus,
-no gensim, no compiled modules): the README's performance table and the
-many-core module's plan."""
+no gensim, no compiled modules): the README's performance table, the
+many-core module's plan, and what is read from Stanford GloVe's logs."""
 
 import json
 import os
@@ -18,7 +18,7 @@ _added = ROOT not in sys.path
 if _added:
     sys.path.insert(0, ROOT)
 try:
-    from benchmarks import many_cores, readme_table  # noqa: E402
+    from benchmarks import many_cores, readme_table, runners  # noqa: E402
 finally:
     if _added:
         sys.path.remove(ROOT)
@@ -101,3 +101,17 @@ def test_many_cores_plan(capsys):
     assert "--repeats 1 --modes cbow-ns,sg-hs" in lines[2]
     assert "benchmarks.glove_scaling" in lines[3]
     assert not any("WV_HOT_SYNC_WORDS" in line or "setup.py" in line for line in lines)
+
+
+def test_stanford_counts_and_costs_from_its_logs():
+    """As the programs write them (verbose 2): progress overwritten in place
+    with escape sequences, the first 'Processed 0 tokens.' before it."""
+    logs = {"vocab_count": "BUILDING VOCABULARY\nProcessed 0 tokens.\x1b[11G100000 tokens.\x1b[11G200000 tokens."
+                           "\x1b[0GProcessed 2000000 tokens.\nCounted 70770 unique words.\nTruncating vocabulary "
+                           "at min count 5.\nUsing vocabulary of size 21209.\n\n",
+            "glove": "TRAINING MODEL\nRead 8269474 lines.\nInitializing parameters...Using random seed 1\ndone.\n"
+                     "vector size: 100\nvocab size: 21209\n11/23/26 - 02:49.46PM, iter: 001, cost: 0.068908\n"
+                     "11/23/26 - 02:50.01PM, iter: 002, cost: 0.051000\n"}
+    assert runners.parse_stanford_counts(logs) == {"tokens": 2000000, "vocab_size": 21209, "nonzeros": 8269474}
+    assert runners.parse_stanford_costs(logs["glove"]) == [0.068908, 0.051]
+    assert runners.parse_stanford_counts({"glove": "TRAINING MODEL\n"}) == {}
