@@ -5,4 +5,5 @@ the same corpus and settings.
 python -m benchmarks --corpus PATH [--quick] ...   (see benchmarks/README.md)
 python -m benchmarks.kernels [--dim 100] [--seconds 3]   (kernel micro-benchmarks)
 python -m benchmarks.thread_scaling, .glove_scaling, .cpu_probe, .many_cores, .cluster,
-    .plot_scaling, .readme_table   (scaling, many cores, cluster, the README's table)"""
+    .plot_scaling, .readme_table   (scaling, many cores, cluster, the README's table)
+python -m benchmarks.scale [--mode word2vec|glove], .zipf, .repeat_text   (one large corpus)"""

@@ -16,7 +16,7 @@ import time
 
 from . import machine, quality, report
 from .corpus import prepare
-from .runners import GLOVE, MODES, REPO_ROOT, GloVeSettings, Settings, make_tools
+from .runners import GLOVE, MODES, REPO_ROOT, GloVeSettings, Settings, WvEngine, make_tools
 
 QUICK = {"repeats": 1, "threads": "2", "modes": "sg-ns,cbow-ns", "glove_epochs": 3}
 FULL = {"repeats": 3, "threads": "1,2", "modes": "sg-ns,cbow-ns,sg-hs,glove", "glove_epochs": 15}
@@ -108,7 +108,7 @@ def main(argv=None) -> int:
     tools, skipped = [], {}
     wanted = {t.strip().lower() for t in a.tools.split(",")} if a.tools else None
     for tool in make_tools(a.word2vec_bin, a.fasttext_bin, a.glove_dir):
-        if tool.name == "wv-engine":
+        if isinstance(tool, WvEngine):   # word2vec only (WvEngineGloVe has its own extra_args)
             tool.extra_args = shlex.split(a.wv_args)
         if not any(m in tool.modes for m in a.modes):
             continue

@@ -35,9 +35,10 @@ def _stem(path: str) -> str:
 
 
 def _chunks_at_whitespace(path: str):
-    """Chunks of the plain file that each end at whitespace (no token split)."""
+    """Chunks of the file (plain or compressed) that each end at whitespace
+    (no token split)."""
     rest = b""
-    with open(path, "rb") as f:
+    with open_binary(path) as f:
         while True:
             data = f.read(CHUNK)
             if not data:
@@ -53,6 +54,40 @@ def _chunks_at_whitespace(path: str):
             rest = data[cut + 1:]
 
 
+def relined(path: str, words_per_line: int = SPLIT_WORDS, counts: dict | None = None):
+    """The file's words (plain or compressed) as lines (bytes, no newline) of
+    at most words_per_line words joined by single spaces; the file's own line
+    breaks are kept, its empty lines dropped. When the file has been read to
+    its end, counts (if given) gets "words" and "newlines" (of the file)."""
+    words = newlines = 0
+    line: list[bytes] = []      # words already on the current output line
+    for chunk in _chunks_at_whitespace(path):
+        segments = chunk.split(b"\n")
+        newlines += len(segments) - 1
+        for k, seg in enumerate(segments):
+            toks = seg.split()
+            words += len(toks)
+            i = 0
+            if line:
+                i = min(words_per_line - len(line), len(toks))
+                line += toks[:i]
+                if len(line) == words_per_line:
+                    yield b" ".join(line)
+                    line = []
+            while len(toks) - i >= words_per_line:
+                yield b" ".join(toks[i:i + words_per_line])
+                i += words_per_line
+            if i < len(toks):
+                line = toks[i:]
+            if k < len(segments) - 1 and line:   # a line break of the file
+                yield b" ".join(line)
+                line = []
+    if line:
+        yield b" ".join(line)
+    if counts is not None:
+        counts.update(words=words, newlines=newlines)
+
+
 def _decompress(source: str, dest: str) -> None:
     tmp = dest + ".tmp"
     with open_binary(source) as fin, open(tmp, "wb") as fout:
@@ -66,35 +101,13 @@ def _decompress(source: str, dest: str) -> None:
 
 def _split_and_count(plain: str, dest: str) -> tuple[int, int]:
     """Writes the split copy; returns (words, lines of the plain file)."""
-    words = 0
-    newlines = 0
-    on_line = 0                 # words already on the current output line
+    counts: dict = {}
     tmp = dest + ".tmp"
     with open(tmp, "wb") as out:
-        for chunk in _chunks_at_whitespace(plain):
-            segments = chunk.split(b"\n")
-            newlines += len(segments) - 1
-            for k, seg in enumerate(segments):
-                toks = seg.split()
-                words += len(toks)
-                i = 0
-                while i < len(toks):
-                    take = min(SPLIT_WORDS - on_line, len(toks) - i)
-                    if on_line:
-                        out.write(b" ")
-                    out.write(b" ".join(toks[i:i + take]))
-                    on_line += take
-                    i += take
-                    if on_line == SPLIT_WORDS:
-                        out.write(b"\n")
-                        on_line = 0
-                if k < len(segments) - 1 and on_line:   # an original line break
-                    out.write(b"\n")
-                    on_line = 0
-        if on_line:
-            out.write(b"\n")
+        for line in relined(plain, SPLIT_WORDS, counts):
+            out.write(line + b"\n")
     os.replace(tmp, dest)
-    return words, newlines
+    return counts["words"], counts["newlines"]
 
 
 def prepare(source: str, out_dir: str, log=print) -> Corpus:

@@ -234,10 +234,29 @@ def parse_stanford_costs(text: str) -> list[float]:
     return [costs[k] for k in sorted(costs)]
 
 
+_COUNT_LINES = {"tokens": ("vocab_count", re.compile(r"Processed (\d+) tokens")),
+                "vocab_size": ("vocab_count", re.compile(r"Using vocabulary of size (\d+)")),
+                "nonzeros": ("glove", re.compile(r"Read (\d+) lines"))}
+
+
+def parse_stanford_counts(logs: dict[str, str]) -> dict:
+    """{"tokens", "vocab_size", "nonzeros"} from the stages' stderr logs
+    (stage -> text): vocab_count's 'Processed N tokens.' and 'Using vocabulary
+    of size N.', glove's 'Read N lines.' (co-occurrence records); a count not
+    found is left out."""
+    out = {}
+    for key, (stage, pattern) in _COUNT_LINES.items():
+        found = pattern.findall(logs.get(stage, ""))
+        if found:
+            out[key] = int(found[-1])
+    return out
+
+
 class WvEngineGloVe(Tool):
     """wv-engine's GloVe (`python -m wv_engine.cli glove`), one process."""
     name = "wv-engine"
     modes = (GLOVE,)
+    extra_args: list = []  # appended to every glove command (the scale mode's --memory-limit, --tmp-dir)
 
     def job(self, mode, threads, s, corpus, prefix):
         g: GloVeSettings = s
@@ -247,7 +266,7 @@ class WvEngineGloVe(Tool):
                "--alpha", repr(g.alpha), "--epochs", str(g.epochs), "--eta", repr(g.eta),
                "--min-count", str(g.min_count), "--threads", str(threads), "--seed", str(g.seed),
                "--format", "txt", "--stats-json", stats, "--quiet"]
-        return Job(cmd, out, stats)
+        return Job(cmd + list(self.extra_args), out, stats)
 
     def throughput(self, job, corpus, s, wall_s, stdout_path):
         with open(job.stats) as f:
@@ -263,16 +282,18 @@ class WvEngineGloVe(Tool):
 class StanfordGloVe(Tool):
     """Stanford GloVe's four programs from --glove-dir, run as its demo.sh
     does, each measured on its own (wall = sum, peak RSS = max over stages).
-    Every stage runs in a scratch folder PREFIX.work (their temporary files
-    land in the working directory), which is deleted afterwards; the vectors
-    (vectors.txt, with Stanford's trailing <unk> row) move to PREFIX.txt."""
+    Every stage runs in a scratch folder PREFIX.work, or NAME.work in tmp_dir
+    when one is given (their temporary files land in the working directory),
+    which is deleted afterwards; the vectors (vectors.txt, with Stanford's
+    trailing <unk> row) move to PREFIX.txt."""
     name = "Stanford GloVe"
     aliases = ("stanford", "glove", "stanford-glove")
     modes = (GLOVE,)
     BINARIES = ("vocab_count", "cooccur", "shuffle", "glove")
 
-    def __init__(self, glove_dir: str | None):
+    def __init__(self, glove_dir: str | None, tmp_dir: str | None = None):
         self.glove_dir = glove_dir
+        self.tmp_dir = tmp_dir
         self.bin_dir = None
         if glove_dir:
             for d in (glove_dir, os.path.join(glove_dir, "build")):
@@ -310,8 +331,13 @@ class StanfordGloVe(Tool):
                      "-eta", repr(g.eta), "-seed", str(g.seed)]},
         ]
 
+    def work_dir(self, prefix: str) -> str:
+        if self.tmp_dir:
+            return os.path.join(os.path.abspath(self.tmp_dir), os.path.basename(prefix) + ".work")
+        return prefix + ".work"
+
     def job(self, mode, threads, s, corpus, prefix):
-        work = prefix + ".work"
+        work = self.work_dir(prefix)
         stages = self.stages(threads, s, corpus, work)
         shown = []
         for st in stages:
@@ -322,7 +348,7 @@ class StanfordGloVe(Tool):
     def execute(self, job, mode, threads, s, corpus, prefix, timeout, env, cwd):
         from .measure import Measurement, run_measured
 
-        work = prefix + ".work"
+        work = self.work_dir(prefix)
         shutil.rmtree(work, ignore_errors=True)
         os.makedirs(work)
         total = Measurement(cmd=job.cmd, wall_s=0.0, cpu_s=0.0, returncode=0)
@@ -368,16 +394,16 @@ class StanfordGloVe(Tool):
 
     def results(self, job, corpus, s, m, stdout_path):
         stages = {r["stage"]: r["wall_s"] for r in m.extra.get("stages", [])}
-        glove_log = next((r["stderr_path"] for r in m.extra.get("stages", []) if r["stage"] == "glove"), None)
-        costs = []
-        if glove_log and os.path.exists(glove_log):
-            with open(glove_log, errors="replace") as f:
-                costs = parse_stanford_costs(f.read())
+        logs = {}
+        for r in m.extra.get("stages", []):
+            if r.get("stderr_path") and os.path.exists(r["stderr_path"]):
+                with open(r["stderr_path"], errors="replace") as f:
+                    logs[r["stage"]] = f.read()
         count = sum(stages.get(k) or 0.0 for k in ("vocab_count", "cooccur", "shuffle"))
         return {"words_per_sec": None, "basis": "not used for GloVe (compare wall and stage seconds)",
                 "train_seconds": stages.get("glove"), "count_seconds": count,
-                "stage_seconds": stages, "epoch_cost": costs,
-                "tool_stats": {"stages": m.extra.get("stages", [])}}
+                "stage_seconds": stages, "epoch_cost": parse_stanford_costs(logs.get("glove", "")),
+                "tool_stats": {"stages": m.extra.get("stages", []), **parse_stanford_counts(logs)}}
 
 
 def make_tools(word2vec_bin: str | None, fasttext_bin: str | None, glove_dir: str | None = None) -> list[Tool]:

@@ -12,6 +12,7 @@ Z50 (the word2vec scale mode's default) is 50M tokens over 5M types; Z1B is
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import time
@@ -38,6 +39,26 @@ def _token_table(types: int, end: bytes) -> np.ndarray:
     return table.astype(f"S{width}")
 
 
+@contextlib.contextmanager
+def atomic_file(path: str, mode: str = "wb"):
+    """A temporary file beside path (PATH.PID.part), renamed to path when the
+    block ends, deleted when it raises."""
+    tmp = f"{path}.{os.getpid()}.part"
+    try:
+        with open(tmp, mode) as f:
+            yield f
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def show_progress(done: int, tokens: int, started: float) -> None:
+    rate = done / max(time.perf_counter() - started, 1e-9)
+    print(f"\r{done:,} / {tokens:,} tokens, {rate / 1e6:.1f}M tokens/s", end="", file=sys.stderr)
+
+
 def generate(path: str, tokens: int, types: int, seed: int = 1, progress: bool = True) -> dict:
     """Writes the corpus (atomically: a temporary name, then a rename) and
     returns what was written."""
@@ -47,32 +68,24 @@ def generate(path: str, tokens: int, types: int, seed: int = 1, progress: bool =
     cdf[-1] = 1.0
     spaced, ended = _token_table(types, b" "), _token_table(types, b"\n")
     rng = np.random.default_rng(seed)
-    tmp = f"{path}.{os.getpid()}.part"
     written, started = 0, time.perf_counter()
-    try:
-        with open(tmp, "wb") as out:
-            done = 0
-            while done < tokens:
-                n = min(BLOCK_TOKENS, tokens - done)
-                ranks = np.searchsorted(cdf, rng.random(n), side="right")
-                np.minimum(ranks, types - 1, out=ranks)
-                words = spaced[ranks]
-                line_end = (np.arange(done, done + n) % LINE_TOKENS) == LINE_TOKENS - 1
-                if done + n == tokens:
-                    line_end[-1] = True
-                words[line_end] = ended[ranks[line_end]]
-                data = words.tobytes().replace(b"\x00", b"")
-                out.write(data)
-                written += len(data)
-                done += n
-                if progress:
-                    rate = done / max(time.perf_counter() - started, 1e-9)
-                    print(f"\r{done:,} / {tokens:,} tokens, {rate / 1e6:.1f}M tokens/s", end="", file=sys.stderr)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    with atomic_file(path) as out:
+        done = 0
+        while done < tokens:
+            n = min(BLOCK_TOKENS, tokens - done)
+            ranks = np.searchsorted(cdf, rng.random(n), side="right")
+            np.minimum(ranks, types - 1, out=ranks)
+            words = spaced[ranks]
+            line_end = (np.arange(done, done + n) % LINE_TOKENS) == LINE_TOKENS - 1
+            if done + n == tokens:
+                line_end[-1] = True
+            words[line_end] = ended[ranks[line_end]]
+            data = words.tobytes().replace(b"\x00", b"")
+            out.write(data)
+            written += len(data)
+            done += n
+            if progress:
+                show_progress(done, tokens, started)
     if progress:
         print(file=sys.stderr)
     return {"path": path, "tokens": tokens, "types": types, "seed": seed, "bytes": written,

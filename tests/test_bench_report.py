@@ -1,12 +1,17 @@
-"""The benchmark suite's report writers, on handmade results (no corpus,
-no gensim, no compiled modules): the README's performance table and the
-many-core module's plan."""
+"""The benchmark suite's own code on handmade inputs (no shared corpus, no
+gensim, no peer binaries): the README's performance table, the many-core
+module's plan, what is read from Stanford GloVe's logs, and the
+repeated-text corpora (benchmarks/repeat_text.py)."""
 
+import gzip
+import itertools
 import json
 import os
 import sys
 
 import pytest
+
+import wv_engine  # noqa: F401  (the installed package, imported before the root goes on sys.path)
 
 # pytest runs with --import-mode=importlib, which leaves sys.path alone; the
 # suite is the folder benchmarks/ at the repository root, not an installed
@@ -18,7 +23,7 @@ _added = ROOT not in sys.path
 if _added:
     sys.path.insert(0, ROOT)
 try:
-    from benchmarks import many_cores, readme_table  # noqa: E402
+    from benchmarks import many_cores, readme_table, repeat_text, runners  # noqa: E402
 finally:
     if _added:
         sys.path.remove(ROOT)
@@ -101,3 +106,102 @@ def test_many_cores_plan(capsys):
     assert "--repeats 1 --modes cbow-ns,sg-hs" in lines[2]
     assert "benchmarks.glove_scaling" in lines[3]
     assert not any("WV_HOT_SYNC_WORDS" in line or "setup.py" in line for line in lines)
+
+
+def test_stanford_counts_and_costs_from_its_logs():
+    """As the programs write them (verbose 2): progress overwritten in place
+    with escape sequences, the first 'Processed 0 tokens.' before it."""
+    logs = {"vocab_count": "BUILDING VOCABULARY\nProcessed 0 tokens.\x1b[11G100000 tokens.\x1b[11G200000 tokens."
+                           "\x1b[0GProcessed 2000000 tokens.\nCounted 70770 unique words.\nTruncating vocabulary "
+                           "at min count 5.\nUsing vocabulary of size 21209.\n\n",
+            "glove": "TRAINING MODEL\nRead 8269474 lines.\nInitializing parameters...Using random seed 1\ndone.\n"
+                     "vector size: 100\nvocab size: 21209\n11/23/26 - 02:49.46PM, iter: 001, cost: 0.068908\n"
+                     "11/23/26 - 02:50.01PM, iter: 002, cost: 0.051000\n"}
+    assert runners.parse_stanford_counts(logs) == {"tokens": 2000000, "vocab_size": 21209, "nonzeros": 8269474}
+    assert runners.parse_stanford_costs(logs["glove"]) == [0.068908, 0.051]
+    assert runners.parse_stanford_counts({"glove": "TRAINING MODEL\n"}) == {}
+
+
+# ---- repeated real text
+
+LINE = repeat_text.SPLIT_WORDS
+
+
+def words(n, offset=0):
+    return [f"w{i % 997}x{i}".encode() for i in range(offset, offset + n)]
+
+
+def lines_of(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    assert data.endswith(b"\n")
+    return [line.split(b" ") for line in data[:-1].split(b"\n")]
+
+
+@pytest.fixture
+def one_line_source(tmp_path):
+    """2,500 tokens on one line (text8's layout), odd whitespace included."""
+    toks = words(2500)
+    p = tmp_path / "src.txt"
+    p.write_bytes(b" ".join(toks[:1200]) + b" \t " + b"  ".join(toks[1200:]))
+    return str(p), toks
+
+
+@pytest.mark.parametrize("tokens", [1, 999, 1000, 2500, 2501, 7321, 10000])
+def test_token_stream_and_lines(tmp_path, one_line_source, tokens):
+    src, toks = one_line_source
+    out = str(tmp_path / "out.txt")
+    info = repeat_text.repeat_text(src, out, tokens, progress=False)
+    lines = lines_of(out)
+    assert [t for line in lines for t in line] == list(itertools.islice(itertools.cycle(toks), tokens))
+    # every copy of the source: lines of 1,000, 1,000 and 500; the last copy cut
+    whole, rest = divmod(tokens, 2500)
+    expect = [1000, 1000, 500] * whole + [min(LINE, rest - k) for k in range(0, rest, LINE)]
+    assert [len(line) for line in lines] == expect
+    assert info["tokens"] == tokens and info["bytes"] == os.path.getsize(out)
+    assert info["whole_copies"] == whole
+    assert info["source_tokens"] == (2500 if whole else None)
+    assert not [n for n in os.listdir(tmp_path) if n.endswith(".part")]
+
+
+def test_deterministic_and_compressed_source(tmp_path, one_line_source):
+    src, _ = one_line_source
+    gz = str(tmp_path / "src.txt.gz")
+    with open(src, "rb") as f, gzip.open(gz, "wb") as g:
+        g.write(f.read())
+    outs = []
+    for k, source in enumerate((src, src, gz)):
+        outs.append(str(tmp_path / f"out{k}.txt"))
+        repeat_text.repeat_text(source, outs[-1], 12345, progress=False)
+    data = [open(p, "rb").read() for p in outs]
+    assert data[0] == data[1] == data[2]
+
+
+def test_source_line_breaks_are_kept(tmp_path):
+    toks = words(1700)
+    p = tmp_path / "src.txt"
+    p.write_bytes(b" ".join(toks[:300]) + b"\n\n" + b" ".join(toks[300:]) + b"\n")
+    out = str(tmp_path / "out.txt")
+    repeat_text.repeat_text(str(p), out, 2 * 1700 + 350, progress=False)
+    assert [len(line) for line in lines_of(out)] == [300, 1000, 400] * 2 + [300, 50]
+
+
+def test_copy_fallback_gives_the_same_bytes(tmp_path, one_line_source, monkeypatch):
+    src, _ = one_line_source
+    a, b = str(tmp_path / "a.txt"), str(tmp_path / "b.txt")
+    repeat_text.repeat_text(src, a, 20000, progress=False)
+
+    def refuse(*args, **kwargs):
+        raise OSError(18, "Invalid cross-device link")
+    monkeypatch.setattr(os, "copy_file_range", refuse, raising=False)
+    monkeypatch.setattr(repeat_text, "COPY_BYTES", 1000)   # many partial copies
+    repeat_text.repeat_text(src, b, 20000, progress=False)
+    assert open(a, "rb").read() == open(b, "rb").read()
+
+
+def test_empty_source_leaves_nothing(tmp_path):
+    p = tmp_path / "empty.txt"
+    p.write_bytes(b" \n\t\n")
+    with pytest.raises(ValueError, match="no tokens"):
+        repeat_text.repeat_text(str(p), str(tmp_path / "out.txt"), 10, progress=False)
+    assert sorted(os.listdir(tmp_path)) == ["empty.txt"]
