@@ -387,14 +387,17 @@ wv_status wv_cooccur_count(const wv_cooc_config *cfg, const int32_t *ids, int64_
         wv_threads_join(&threads);
         for (int t = 0; t < T && rc == WV_OK; t++) rc = cs[t].error;
     }
-    /* Buffers are no longer needed; sum the dense tables into the first. */
+    /* Buffers are no longer needed; sum the dense tables into the first,
+     * writing only where a cell is not zero: the pages of a table sized by
+     * the memory limit that no pair reached are never touched. */
     for (int t = 0; t < T; t++) {
         wv_xsort_free_buffer(&cs[t].sort);
         out->spilled_runs += cs[t].sort.spilled;
         out->merge_passes += cs[t].sort.merges;
         if (t > 0 && cs[t].dense) {
             if (rc == WV_OK)
-                for (int64_t k = 0; k < layout.cells; k++) cs[0].dense[k] += cs[t].dense[k];
+                for (int64_t k = 0; k < layout.cells; k++)
+                    if (cs[t].dense[k]) cs[0].dense[k] += cs[t].dense[k];
             free(cs[t].dense);
             cs[t].dense = NULL;
         }
