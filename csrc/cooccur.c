@@ -357,6 +357,11 @@ wv_status wv_cooccur_count(const wv_cooc_config *cfg, const int32_t *ids, int64_
     int64_t buf_cap = (int64_t)(per_thread / 4 / sizeof(wv_xrec));
     if (buf_cap < WV_COOC_MIN_BUFFER_RECORDS) return WV_ERR_MEMORY_LIMIT;
     int64_t max_cells = (int64_t)(per_thread / 2 / sizeof(int64_t));
+    /* A thread adds at most `window` pairs per id of its shard: a table
+     * with more cells than that could never fill (and each thread's table
+     * is written all over), so a small corpus stays small under a large limit. */
+    int64_t most_pairs = (n_ids / T + 1) * (int64_t)cfg->window;
+    if (max_cells > most_pairs) max_cells = most_pairs;
 
     dense_layout layout;
     if (dense_layout_make(&layout, cfg->vocab_size, max_cells)) return WV_ERR_NOMEM;
