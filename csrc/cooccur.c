@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "fileio.h"
+#include "memory.h"
 #include "parallel.h"
 
 #define PROGRESS_STEP 65536
@@ -362,6 +363,9 @@ wv_status wv_cooccur_count(const wv_cooc_config *cfg, const int32_t *ids, int64_
      * is written all over), so a small corpus stays small under a large limit. */
     int64_t most_pairs = (n_ids / T + 1) * (int64_t)cfg->window;
     if (max_cells > most_pairs) max_cells = most_pairs;
+    /* Past a size, a larger table costs more in pages to fault and zero
+     * than it saves in records to sort (docs/performance.md). */
+    if (max_cells > WV_COOC_DENSE_MAX_CELLS) max_cells = WV_COOC_DENSE_MAX_CELLS;
 
     dense_layout layout;
     if (dense_layout_make(&layout, cfg->vocab_size, max_cells)) return WV_ERR_NOMEM;
@@ -378,6 +382,7 @@ wv_status wv_cooccur_count(const wv_cooc_config *cfg, const int32_t *ids, int64_
         c->end = n_ids * (t + 1) / T;
         c->layout = &layout;
         c->dense = calloc((size_t)(layout.cells ? layout.cells : 1), sizeof *c->dense);
+        if (c->dense) wv_advise_huge(c->dense, (size_t)layout.cells * sizeof *c->dense);
         c->res = out;
         c->stop = stop;
         rc = wv_xsort_init(&c->sort, buf_cap, per_thread / 4, cfg->vocab_size, cfg->tmp_dir);

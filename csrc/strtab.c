@@ -1,24 +1,8 @@
-#define _DEFAULT_SOURCE /* madvise */
 #include "strtab.h"
 
-#include <stdint.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 
-/* Asks for huge pages under a large table: its random reads miss the TLB
- * less, and when it is freed its memory goes back in blocks that the
- * model's huge pages can take without the kernel compacting memory. */
-static void advise_huge(void *p, size_t bytes) {
-#ifdef MADV_HUGEPAGE
-    const uintptr_t huge = (uintptr_t)2 << 20;
-    if (bytes < 2 * huge) return;
-    uintptr_t start = ((uintptr_t)p + huge - 1) & ~(huge - 1), end = ((uintptr_t)p + bytes) & ~(huge - 1);
-    if (end > start) (void)madvise((void *)start, end - start, MADV_HUGEPAGE);
-#else
-    (void)p;
-    (void)bytes;
-#endif
-}
+#include "memory.h"
 
 static inline uint64_t load64(const char *p) {
     uint64_t v;
@@ -59,7 +43,7 @@ static wv_status alloc_slots(wv_strtab *t, size_t n_slots) {
      * process (a fifth of the time counting on 2 threads here). */
     wv_slot *slots = malloc(n_slots * sizeof *slots);
     if (!slots) return WV_ERR_NOMEM;
-    advise_huge(slots, n_slots * sizeof *slots);
+    wv_advise_huge(slots, n_slots * sizeof *slots);
     memset(slots, 0xff, n_slots * sizeof *slots);
     size_t mask = n_slots - 1;
     for (size_t k = 0; k < t->n_slots; k++) {
@@ -149,7 +133,7 @@ wv_status wv_strtab_intern(wv_strtab *t, const char *s, int len, uint64_t h, int
         if (!a) return WV_ERR_NOMEM;
         t->arena = a;
         t->arena_cap = cap;
-        advise_huge(a, cap);
+        wv_advise_huge(a, cap);
     }
     size_t r = t->arena_len;
     int64_t zero = 0;

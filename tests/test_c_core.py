@@ -38,7 +38,7 @@ def run_sanitized(tmp_path, test, csrc_sources):
 
 
 def test_cooccurrence_counter_frees_everything_and_agrees_across_threads(tmp_path):
-    out, spill = run_sanitized(tmp_path, "cooccur_leaks", ("cooccur.c", "extsort.c", "cooc_csr.c", "parallel.c"))
+    out, spill = run_sanitized(tmp_path, "cooccur_leaks", ("cooccur.c", "extsort.c", "cooc_csr.c", "parallel.c", "hugepages.c"))
     assert out.count("spilled runs") == 6 and " 0 spilled runs" in out
     assert os.listdir(spill) == []
 
@@ -62,5 +62,5 @@ def test_word_counter_merges_by_part_and_frees_everything(tmp_path):
     """One counter against four counters of four parts merged part by part on
     four threads (200,000 distinct words), then pruning, encoding, and
     provisional ids resolved to the encoder's."""
-    out, _ = run_sanitized(tmp_path, "counter_leaks", ("vocab.c", "strtab.c", "tokenize.c"))
+    out, _ = run_sanitized(tmp_path, "counter_leaks", ("vocab.c", "strtab.c", "tokenize.c", "hugepages.c"))
     assert "200000 distinct" in out and ": same" in out and "pruned" in out and "resolved alike" in out

@@ -1,7 +1,7 @@
 /* The word counter and encoder driven from C under ASan/LSan, alone (Python's
  * own allocations hide leaks from LeakSanitizer in the pytest run). Run:
  *   gcc -std=c11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
- *       -Icsrc tests/c/counter_leaks.c csrc/vocab.c csrc/strtab.c csrc/tokenize.c -pthread && ./a.out
+ *       -Icsrc tests/c/counter_leaks.c csrc/vocab.c csrc/strtab.c csrc/tokenize.c csrc/hugepages.c -pthread && ./a.out
  * Counts a generated corpus of 200,000 distinct words in one counter and in
  * 4 counters of 4 parts merged part by part on 4 threads (the tables grow
  * many times), checks that both give the same sorted words, prunes, encodes
