@@ -152,6 +152,14 @@ def ids_memory_room(memory_limit: int | None = None) -> int:
     return room if memory_limit is None else min(room, memory_limit // 8)
 
 
+def likely_ids_bytes(path: str | os.PathLike) -> int:
+    """What a plain file's ids would take in memory, guessed from its size
+    before it is read (natural text averages about 6 bytes a token with its
+    space): to skip keeping ids while counting a file whose ids will not
+    stay in memory anyway."""
+    return os.path.getsize(path) * 4 // 6
+
+
 def ids_belong_on_disk(words: int, memory_limit: int | None = None) -> bool:
     """The rule for where the ids of a corpus of `words` in-vocabulary tokens
     go when the caller does not say (sentence ends add about 5%)."""

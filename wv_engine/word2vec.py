@@ -14,7 +14,7 @@ import numpy as np
 
 from . import _word2vec, formats, scaleout
 from .corpus import (CorpusSource, EncodedCorpus, encode, ids_belong_on_disk, ids_memory_room, is_path,
-                     parallel_file)
+                     likely_ids_bytes, parallel_file)
 from .files import fingerprint
 from .epochs import Checkpoints, EpochStats, TrainingStats, run_epochs
 from .errors import FormatError
@@ -191,7 +191,8 @@ class Word2Vec:
         encoding needs no second pass over the text: a plain file counted
         on several threads, without pruning, and ids not sent to disk."""
         return (is_path(corpus) and self.threads > 1 and self.max_vocab_size is None
-                and self.ids_on_disk is not True and parallel_file(corpus))
+                and self.ids_on_disk is not True and parallel_file(corpus)
+                and likely_ids_bytes(corpus) <= ids_memory_room())  # type: ignore[arg-type]
 
     def _ids_on_disk(self) -> bool:
         return self.ids_on_disk if self.ids_on_disk is not None else ids_belong_on_disk(self.vocab.train_words)
