@@ -106,3 +106,10 @@ def test_initial_rows_are_uniform_and_depend_only_on_seed_stream_and_row():
     np.testing.assert_array_equal(_word2vec.uniform_rows(1000, dim, seed=7, first_row=3000), rows[3000:])
     assert not np.array_equal(_word2vec.uniform_rows(10, dim, seed=8), rows[:10])
     assert not np.array_equal(_word2vec.uniform_rows(10, dim, seed=7, stream=1), rows[:10])
+
+
+def test_initial_rows_are_the_same_on_any_number_of_threads():
+    one = _word2vec.uniform_rows(200_003, 4, seed=3, first_row=11)
+    np.testing.assert_array_equal(_word2vec.uniform_rows(200_003, 4, seed=3, first_row=11, threads=3), one)
+    with pytest.raises(ValueError, match="threads >= 1"):
+        _word2vec.uniform_rows(10, 4, seed=3, threads=0)

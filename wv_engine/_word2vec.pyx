@@ -3,6 +3,8 @@
 the Huffman coder. Shapes and ranges are checked here once; the C loops
 trust them. Epochs run on C threads with the GIL released."""
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
@@ -95,15 +97,23 @@ ARCHS = {"skipgram": WV_SKIPGRAM, "cbow": WV_CBOW}
 LOSSES = {"ns": WV_LOSS_NS, "hs": WV_LOSS_HS, "softmax": WV_LOSS_SOFTMAX}
 
 
-def uniform_rows(int64_t rows, int dim, uint64_t seed, uint64_t stream=0, int64_t first_row=0):
+def uniform_rows(int64_t rows, int dim, uint64_t seed, uint64_t stream=0, int64_t first_row=0, int threads=1):
     """A (rows, dim) float32 matrix uniform in [-0.5/dim, 0.5/dim)
     (word2vec.c's initialisation). Row r draws from its own generator seeded
     with (seed, stream, first_row + r), so a row's values depend on nothing
-    else: the same rows come out however the matrix is built or grown."""
-    if rows < 0 or dim < 1:
-        raise ValueError(f"need rows >= 0 and dim >= 1, got {rows} and {dim}")
+    else: the same rows come out however the matrix is built or grown, and
+    on however many threads (up to `threads`) it is filled."""
+    if rows < 0 or dim < 1 or threads < 1:
+        raise ValueError(f"need rows >= 0, dim >= 1 and threads >= 1, got {rows}, {dim} and {threads}")
     out = np.empty((rows, dim), dtype=np.float32)
-    fill_uniform_rows(out, seed, stream, first_row)
+    parts = max(1, min(threads, rows // 65536))  # first touch of the pages is most of the time
+    if parts == 1:
+        fill_uniform_rows(out, seed, stream, first_row)
+        return out
+    cuts = [rows * i // parts for i in range(parts + 1)]
+    with ThreadPoolExecutor(max_workers=parts) as pool:
+        list(pool.map(lambda i: fill_uniform_rows(out[cuts[i]:cuts[i + 1]], seed, stream, first_row + cuts[i]),
+                      range(parts)))
     return out
 
 

@@ -7,7 +7,6 @@ settings, owns the weight matrices, polls progress and runs callbacks."""
 from __future__ import annotations
 
 import os
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Iterable
 
 import numpy as np
@@ -210,13 +209,7 @@ class Word2Vec:
         """Input rows uniform in [-0.5/dim, 0.5/dim) (word2vec.c's
         initialisation), drawn in C from the seed, the stream and each
         row's index."""
-        out = np.empty((rows, self.dim), dtype=np.float32)
-        parts = max(1, min(self.threads, rows // 65536))  # first touch of the pages is most of the time
-        cuts = [rows * i // parts for i in range(parts + 1)]
-        with ThreadPoolExecutor(max_workers=parts) as pool:
-            list(pool.map(lambda i: _word2vec.fill_uniform_rows(out[cuts[i]:cuts[i + 1]], self.seed, stream,
-                                                               first_row + cuts[i]), range(parts)))
-        return out
+        return _word2vec.uniform_rows(rows, self.dim, self.seed, stream, first_row, self.threads)
 
     def _new_weights(self, corpus: CorpusSource | None) -> None:
         """Forgets what was built on the previous vocabulary and weights (core, encoded corpus,
