@@ -152,13 +152,15 @@ class Word2Vec:
         A plain file counted on several threads (no max_vocab_size, ids in
         memory) is encoded in the same pass: train() and encode() of the
         unchanged file then use those ids."""
-        counted = None
+        counted = source = None
         if vocab is None:
             if corpus is None:
                 raise ValueError("build_vocab needs a corpus or a vocabulary")
-            if client is None and self._encode_while_counting(corpus):
+            room = self._room_to_encode_while_counting(corpus) if client is None else None
+            if room is not None:
+                source = fingerprint(corpus)  # type: ignore[arg-type]  # before: a change while counting shows
                 counter, counted = count_with_ids(os.fspath(corpus), self.threads,  # type: ignore[arg-type]
-                                                  ids_memory_room(), progress)
+                                                  room, progress)
                 vocab = Vocabulary.from_counter(counter, corpus, self.min_count, None, self.max_final_vocab)
             else:
                 vocab = Vocabulary.build(corpus, self.min_count, self.max_vocab_size, self.max_final_vocab,
@@ -173,7 +175,7 @@ class Word2Vec:
                    "raise min_count, set max_final_vocab, or lower dim")
         self.vocab = vocab
         # the count's tables are freed before the weights take their place
-        encoded = self._encoded_from_count(corpus, counted) if counted is not None else None
+        encoded = self._encoded_from_count(counted, source) if counted is not None else None
         V = len(vocab)
         out_rows = max(V - 1, 1) if self.loss == "hs" else V
         self.input_vectors = self._initial_rows(V)
@@ -185,24 +187,28 @@ class Word2Vec:
             self._encoded, self._encoded_source = encoded, corpus
         return self
 
-    def _encode_while_counting(self, corpus: CorpusSource) -> bool:
-        """Whether counting keeps each token's provisional id, so that
-        encoding needs no second pass over the text: a plain file counted
-        on several threads, without pruning, and ids not sent to disk."""
-        return (is_path(corpus) and self.threads > 1 and self.max_vocab_size is None
-                and self.ids_on_disk is not True and parallel_file(corpus)
-                and likely_ids_bytes(corpus) <= ids_memory_room())  # type: ignore[arg-type]
+    def _room_to_encode_while_counting(self, corpus: CorpusSource) -> int | None:
+        """The memory counting may give the ids it keeps, when it should
+        keep each token's provisional id, so that encoding needs no second
+        pass over the text (a plain file counted on several threads, without
+        pruning, ids not sent to disk and likely to fit); None otherwise."""
+        if not (is_path(corpus) and self.threads > 1 and self.max_vocab_size is None
+                and self.ids_on_disk is not True and parallel_file(corpus)):  # type: ignore[arg-type]
+            return None
+        room = ids_memory_room()
+        return room if likely_ids_bytes(corpus) <= room else None  # type: ignore[arg-type]
 
     def _ids_on_disk(self) -> bool:
         return self.ids_on_disk if self.ids_on_disk is not None else ids_belong_on_disk(self.vocab.train_words)
 
-    def _encoded_from_count(self, corpus: CorpusSource, counted: CountedIds) -> EncodedCorpus | None:
+    def _encoded_from_count(self, counted: CountedIds, source: Any) -> EncodedCorpus | None:
         """The corpus encoded for the new vocabulary from the ids its count
-        kept, unless its ids belong on disk (then encode() reads the text)."""
+        kept (`source`: the file's fingerprint taken before counting),
+        unless its ids belong on disk (then encode() reads the text)."""
         if self._ids_on_disk():
             return None
         encoded = counted.encode(self.vocab.words_joined())  # type: ignore[union-attr]
-        encoded.source = fingerprint(corpus)  # type: ignore[arg-type]
+        encoded.source = source
         return encoded
 
     def _initial_rows(self, rows: int, first_row: int = 0, stream: int = 0) -> np.ndarray:
