@@ -60,6 +60,16 @@ MAX_TOKEN_BYTES = WV_MAX_TOKEN_BYTES
 cdef const char EMPTY[1]
 
 
+cdef inline const char *chunk_bytes(const unsigned char[::1] chunk):
+    """The chunk's first byte; EMPTY for an empty chunk, which has none."""
+    return <const char *>&chunk[0] if chunk.shape[0] else EMPTY
+
+
+cdef inline int32_t *first_id(int32_t[::1] ids, int32_t *spare):
+    """Where ids starts; `spare` (never written) for an empty array."""
+    return &ids[0] if ids.shape[0] else spare
+
+
 cdef class WordCounter:
     """Counts whitespace-separated byte tokens fed in chunks of any size.
 
@@ -81,7 +91,7 @@ cdef class WordCounter:
     def feed(self, const unsigned char[::1] chunk not None, bint final=False):
         """Counts the tokens in chunk (bytes); final=True ends the input."""
         cdef size_t n = chunk.shape[0]
-        cdef const char *p = <const char *>&chunk[0] if n else EMPTY
+        cdef const char *p = chunk_bytes(chunk)
         cdef wv_status rc
         with nogil:
             rc = wv_counter_feed(&self.c, p, n, final)
@@ -95,10 +105,10 @@ cdef class WordCounter:
         resolve_ids() turn them into the encoder's ids: counting and
         encoding in one pass. Nothing more is written once ids_unfit."""
         cdef size_t n = chunk.shape[0]
-        cdef const char *p = <const char *>&chunk[0] if n else EMPTY
+        cdef const char *p = chunk_bytes(chunk)
         cdef int64_t k = 0
         cdef int32_t spare[1]
-        cdef int32_t *dst = &out[0] if out.shape[0] else spare
+        cdef int32_t *dst = first_id(out, spare)
         cdef wv_status rc
         with nogil:
             rc = wv_counter_feed_ids(&self.c, p, n, final, dst, out.shape[0], &k)
@@ -130,7 +140,7 @@ cdef class WordCounter:
         dropped as out of vocabulary, sentence ends kept)."""
         cdef int64_t k = 0, oov = 0, eos = 0
         cdef int32_t spare[1]
-        cdef int32_t *dst = &ids[0] if ids.shape[0] else spare
+        cdef int32_t *dst = first_id(ids, spare)
         cdef wv_status rc
         with nogil:
             rc = wv_counter_resolve_ids(&self.c, &merged.c, dst, ids.shape[0], mid_sentence, &k, &oov, &eos)
@@ -322,10 +332,10 @@ cdef class Encoder:
         """encode() writing the ids into out (room for len(chunk) + 2 ids
         always suffices) instead of a new array; returns how many."""
         cdef size_t n = chunk.shape[0]
-        cdef const char *p = <const char *>&chunk[0] if n else EMPTY
+        cdef const char *p = chunk_bytes(chunk)
         cdef int64_t k = 0
         cdef int32_t spare[1]
-        cdef int32_t *dst = &out[0] if out.shape[0] else spare
+        cdef int32_t *dst = first_id(out, spare)
         cdef wv_status rc
         with nogil:
             rc = wv_encoder_feed(&self.e, p, n, final, dst, out.shape[0], &k)
