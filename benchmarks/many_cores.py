@@ -11,7 +11,7 @@ for minutes, so everything runs from one command):
 3. benchmarks.thread_scaling: SG-NS (3 repeats) -> scaling_sg_ns.json, CBOW-NS
    and SG-HS (1 repeat) -> scaling_cbow_hs.json, at 1, 2, 4, 8, 12, 16, 24,
    32, 48, 64 threads up to N, and N;
-4. benchmarks.glove_scaling: counting and one epoch -> glove_scaling.json;
+4. benchmarks.glove_scaling: counting and one epoch, on the grid and without -> glove_scaling.json;
 5. benchmarks.plot_scaling -> scaling.png, when matplotlib is importable.
 
 Every step prints its table and goes on if the one before failed; the exit
@@ -54,7 +54,7 @@ def steps(out: str, corpus: str, max_threads: int, probe_seconds: float) -> list
                                         "--repeats", "1", "--modes", "cbow-ns,sg-hs",
                                         "--json", os.path.join(out, "scaling_cbow_hs.json")]),
         ("glove curve", py + ["benchmarks.glove_scaling", "--corpus", corpus, "--threads", curve,
-                              "--json", os.path.join(out, "glove_scaling.json")]),
+                              "--grid", "4x,0", "--json", os.path.join(out, "glove_scaling.json")]),
     ]
     if importlib.util.find_spec("matplotlib") is not None:
         run.append(("plot", py + ["benchmarks.plot_scaling", os.path.join(out, "scaling.png"),

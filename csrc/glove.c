@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "glove_blocks.h"
+#include "glove_grid.h"
 #include "memory.h"
 #include "rng.h"
 #include "vecmath.h"
@@ -38,6 +39,7 @@ void wv_glove_model_init(wv_glove_model *m) {
     m->records = NULL;
     m->n_records = 0;
     m->stream = NULL;
+    m->scheduler = NULL;
 }
 
 WV_HOT float clip(float g) {
@@ -209,7 +211,22 @@ static double train_range(wv_glove_model *m, const wv_glove_record *records, int
     return cost;
 }
 
-/* A training thread over the blocks of a stream, each split in T ranges. */
+/* Trains the cells a scheduler hands this thread, one at a time. */
+static double train_cells(wv_glove_worker *w, const wv_glove_record *records, wv_glove_scheduler *s,
+                          int64_t *since, int *stopped) {
+    const int64_t *start = s->grid.start;
+    double cost = 0.0;
+    int cell;
+    *stopped = 0;
+    while (!*stopped && (cell = wv_glove_scheduler_take(s)) >= 0) {
+        cost += train_range(w->m, records, start[cell], start[cell + 1], w->scratch, since, stopped);
+        wv_glove_scheduler_give(s, cell);
+    }
+    return cost;
+}
+
+/* A training thread over the blocks of a stream, each split in T ranges or
+ * trained cell by cell. */
 static double train_blocks(wv_glove_worker *w, int64_t *since) {
     wv_glove_model *m = w->m;
     const int T = m->n_threads - 1, t = w->index;
@@ -219,7 +236,9 @@ static double train_blocks(wv_glove_worker *w, int64_t *since) {
         const wv_glove_record *block = wv_glove_stream_get(m->stream, k, &n);
         if (!block) break;
         int stopped;
-        cost += train_range(m, block, n * t / T, n * (t + 1) / T, w->scratch, since, &stopped);
+        wv_glove_scheduler *cells = wv_glove_stream_cells(m->stream, k);
+        if (cells) cost += train_cells(w, block, cells, since, &stopped);
+        else cost += train_range(m, block, n * t / T, n * (t + 1) / T, w->scratch, since, &stopped);
         if (stopped) {
             wv_glove_stream_abort(m->stream);
             break;
@@ -233,7 +252,8 @@ static void run_worker(wv_glove_worker *w) {
     wv_glove_model *m = w->m;
     int64_t since = 0;
     int stopped;
-    if (!m->stream) w->cost = train_range(m, m->records, w->begin, w->end, w->scratch, &since, &stopped);
+    if (m->scheduler) w->cost = train_cells(w, m->records, m->scheduler, &since, &stopped);
+    else if (!m->stream) w->cost = train_range(m, m->records, w->begin, w->end, w->scratch, &since, &stopped);
     else if (w->index == m->n_threads - 1) wv_glove_stream_read(m->stream);
     else w->cost = train_blocks(w, &since);
     atomic_fetch_add_explicit(&m->records_done, since, memory_order_relaxed);
@@ -252,6 +272,7 @@ static void free_workers(wv_glove_model *m) {
 wv_status wv_glove_start_epoch(wv_glove_model *m, int n_threads) {
     if (m->run.running) return WV_ERR_BUSY;
     if (n_threads < 1) n_threads = 1;
+    if (m->stream && m->scheduler) return WV_ERR_INVALID;
     if (m->stream) n_threads++; /* the block reader */
     atomic_store(&m->stop, 0);
     atomic_store(&m->records_done, 0);

@@ -35,6 +35,7 @@ static inline void wv_glove_record_of(wv_glove_record *r, int32_t row, int32_t c
 
 typedef struct wv_glove_worker wv_glove_worker;
 typedef struct wv_glove_stream wv_glove_stream; /* glove_blocks.h */
+typedef struct wv_glove_scheduler wv_glove_scheduler; /* glove_grid.h */
 
 /* Row i of a matrix starts at base + i * row_stride and row i's bias at
  * bias + i * bias_stride (in floats). Separate arrays have strides (dim, 1);
@@ -61,6 +62,10 @@ typedef struct {
     /* Not NULL: the records come from blocks on disk instead of `records`
      * (n_records is their total), read by one more thread. */
     wv_glove_stream *stream;
+    /* Not NULL: the records are in the cells of a grid (glove_grid.h) and
+     * the threads take cells from this scheduler, which the caller has
+     * begun for the epoch. */
+    wv_glove_scheduler *scheduler;
     _Atomic int64_t records_done;
     _Atomic int stop;
     int n_threads;
@@ -69,9 +74,11 @@ typedef struct {
 } wv_glove_model;
 
 void wv_glove_model_init(wv_glove_model *m);
-/* One epoch over the records on n_threads threads (contiguous ranges; of
- * each block in turn with a stream, whose wv_glove_stream_begin the caller
- * has called, plus the reader thread); returns at once: WV_OK, WV_ERR_NOMEM or WV_ERR_BUSY (a thread that did
+/* One epoch over the records on n_threads threads (contiguous ranges; the
+ * cells of a grid with a scheduler; of each block in turn with a stream,
+ * whose wv_glove_stream_begin the caller has called, plus the reader
+ * thread); returns at once: WV_OK, WV_ERR_NOMEM, WV_ERR_BUSY or
+ * WV_ERR_INVALID (both a stream and a scheduler) (a thread that did
  * not start is reported by wv_glove_join_epoch). */
 wv_status wv_glove_start_epoch(wv_glove_model *m, int n_threads);
 /* Waits; cost receives the epoch's summed 0.5 * f(x) * diff^2 (float64).

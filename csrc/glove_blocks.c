@@ -258,6 +258,13 @@ wv_status wv_glove_stream_init(wv_glove_stream *s, wv_glove_blocks *b) {
 }
 
 void wv_glove_stream_free(wv_glove_stream *s) {
+    if (s->bands) {
+        wv_glove_scheduler_free(&s->scheduler[0]);
+        wv_glove_scheduler_free(&s->scheduler[1]);
+    }
+    free(s->band_of);
+    free(s->cells[0]);
+    free(s->cells[1]);
     free(s->buf[0]);
     free(s->buf[1]);
     free(s->order);
@@ -276,6 +283,49 @@ static void shuffle_records(wv_glove_record *a, int64_t n, uint64_t seed, uint64
         a[k] = a[j];
         a[j] = t;
     }
+}
+
+wv_status wv_glove_stream_set_grid(wv_glove_stream *s, int bands, int32_t vocab_size) {
+    if (s->bands || bands < 1 || bands > WV_GLOVE_MAX_BANDS || vocab_size < 1) return WV_ERR_INVALID;
+    const size_t cells = (size_t)bands * (size_t)bands + 1;
+    int64_t *before = calloc((size_t)vocab_size + 1, sizeof *before);
+    s->band_of = malloc((size_t)vocab_size * sizeof *s->band_of);
+    s->cells[0] = calloc(cells, sizeof *s->cells[0]);
+    s->cells[1] = calloc(cells, sizeof *s->cells[1]);
+    wv_status rc = before && s->band_of && s->cells[0] && s->cells[1] ? WV_OK : WV_ERR_NOMEM;
+    if (rc == WV_OK) rc = wv_glove_blocks_read(s->blocks, 0, s->buf[0]);
+    const int64_t n = rc == WV_OK ? atomic_load(&s->blocks->counts[0]) : 0;
+    for (int64_t k = 0; k < n && rc == WV_OK; k++) {
+        const wv_glove_record *r = &s->buf[0][k];
+        if (r->row < 0 || r->row >= vocab_size || r->col < 0 || r->col >= vocab_size) rc = WV_ERR_INVALID;
+        else before[r->row + 1]++;
+    }
+    if (rc == WV_OK) {
+        for (int32_t i = 0; i < vocab_size; i++) before[i + 1] += before[i];
+        wv_glove_assign_bands(before, vocab_size, bands, s->band_of);
+        wv_glove_grid grid = {bands, s->cells[0]};
+        rc = wv_glove_scheduler_init(&s->scheduler[0], grid);
+        if (rc == WV_OK) {
+            grid.start = s->cells[1];
+            rc = wv_glove_scheduler_init(&s->scheduler[1], grid);
+            if (rc) wv_glove_scheduler_free(&s->scheduler[0]);
+        }
+    }
+    free(before);
+    if (rc) {
+        free(s->band_of);
+        free(s->cells[0]);
+        free(s->cells[1]);
+        s->band_of = NULL;
+        s->cells[0] = s->cells[1] = NULL;
+        return rc;
+    }
+    s->bands = bands;
+    return WV_OK;
+}
+
+wv_glove_scheduler *wv_glove_stream_cells(wv_glove_stream *s, int k) {
+    return s->bands ? &s->scheduler[k % 2] : NULL;
 }
 
 void wv_glove_stream_begin(wv_glove_stream *s, uint64_t epoch_key, int workers, _Atomic int *stop) {
@@ -324,14 +374,21 @@ void wv_glove_stream_read(wv_glove_stream *s) {
         if (stop) break;
         wv_glove_record *buf = s->buf[k % 2];
         int block = s->order[k];
+        const int64_t n = atomic_load(&s->blocks->counts[block]);
         wv_status rc = wv_glove_blocks_read(s->blocks, block, buf);
-        if (rc == WV_OK)
-            shuffle_records(buf, atomic_load(&s->blocks->counts[block]), s->blocks->seed, s->epoch_key,
-                            (uint64_t)block);
+        if (rc == WV_OK && s->bands) {
+            wv_rng rng;
+            wv_rng_seed(&rng, s->blocks->seed, s->epoch_key, (uint64_t)block);
+            rc = wv_glove_grid_sort(buf, n, s->bands, s->band_of, s->cells[k % 2], &rng);
+            uint64_t key = s->epoch_key * WV_GLOVE_MAX_BLOCKS + (uint64_t)block;
+            if (rc == WV_OK) wv_glove_scheduler_begin(&s->scheduler[k % 2], s->blocks->seed, key, s->stop);
+        } else if (rc == WV_OK) {
+            shuffle_records(buf, n, s->blocks->seed, s->epoch_key, (uint64_t)block);
+        }
         pthread_mutex_lock(&s->lock);
         if (rc) s->error = rc;
         else {
-            s->len[k % 2] = atomic_load(&s->blocks->counts[block]);
+            s->len[k % 2] = n;
             s->loaded = k + 1;
         }
         pthread_cond_broadcast(&s->changed);

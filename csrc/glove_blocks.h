@@ -17,6 +17,7 @@
 
 #include "cooccur.h"
 #include "glove.h"
+#include "glove_grid.h"
 #include "status.h"
 
 /* Block files open at once: a limit too small for this many is refused
@@ -96,11 +97,27 @@ struct wv_glove_stream {
     _Atomic int *stop;
     pthread_mutex_t lock;
     pthread_cond_t changed;
+    /* With a grid (bands > 0): the reader sorts each block into the cells
+     * of the bands (band_of: each id's band) and the training threads take
+     * the cells of a block from that buffer's scheduler (glove_grid.h). */
+    int bands;
+    int32_t *band_of;
+    int64_t *cells[2];
+    wv_glove_scheduler scheduler[2];
 };
 
 /* Buffers for the largest block. WV_ERR_NOMEM. */
 wv_status wv_glove_stream_init(wv_glove_stream *s, wv_glove_blocks *b);
 void wv_glove_stream_free(wv_glove_stream *s);
+/* Trains each block on a grid of `bands` bands, cut by the records per id
+ * in block 0 (a uniformly random sample of them all: the bands are the
+ * same whatever the epoch or a resume). WV_ERR_NOMEM, WV_ERR_IO (reading
+ * block 0), WV_ERR_INVALID (bands outside [1, WV_GLOVE_MAX_BANDS] or an id
+ * >= vocab_size). */
+wv_status wv_glove_stream_set_grid(wv_glove_stream *s, int bands, int32_t vocab_size);
+/* The scheduler of block k's cells once wv_glove_stream_get has returned
+ * it (with a grid), else NULL. */
+wv_glove_scheduler *wv_glove_stream_cells(wv_glove_stream *s, int k);
 /* Resets the stream for an epoch trained by `workers` threads; stop is
  * the trainer's stop flag. */
 void wv_glove_stream_begin(wv_glove_stream *s, uint64_t epoch_key, int workers, _Atomic int *stop);

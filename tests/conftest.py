@@ -28,6 +28,30 @@ def sigint_raises():
     signal.signal(signal.SIGINT, previous)
 
 
+def zipf_sentences(n_lines=3000, vocab=300, seed=0):
+    """Sentences of 5-39 words drawn with Zipfian frequencies (word i: 1 / (i + 1))."""
+    rng = np.random.default_rng(seed)
+    p = 1 / np.arange(1, vocab + 1)
+    p /= p.sum()
+    return [[f"w{i}" for i in rng.choice(vocab, size=rng.integers(5, 40), p=p)] for _ in range(n_lines)]
+
+
+def records_as_set(records):
+    """GloVe training records as a sorted array of their 16 bytes: a multiset."""
+    raw = np.ascontiguousarray(records).view(np.uint8).reshape(-1, 16)
+    return np.sort(raw.view(np.dtype((np.void, 16))).ravel())
+
+
+@pytest.fixture(scope="session")
+def make_zipf_sentences():
+    return zipf_sentences
+
+
+@pytest.fixture(scope="session")
+def record_set():
+    return records_as_set
+
+
 @pytest.fixture
 def topics_corpus():
     return planted_topics_corpus()

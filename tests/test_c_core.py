@@ -53,7 +53,7 @@ def test_glove_blocks_stream_every_record_once_and_free_everything(tmp_path):
     """Record blocks written by two writers, streamed over two epochs by a
     reader and two training threads (double-buffered), then a stopped
     epoch: every record once per epoch, no leak, no file left."""
-    out, spill = run_sanitized(tmp_path, "glove_blocks_test", ("glove_blocks.c",))
+    out, spill = run_sanitized(tmp_path, "glove_blocks_test", ("glove_blocks.c", "glove_grid.c"))
     assert "every record once" in out and "stopped epoch returned" in out and out.rstrip().endswith("ok")
     assert os.listdir(spill) == []
 
@@ -64,3 +64,14 @@ def test_word_counter_merges_by_part_and_frees_everything(tmp_path):
     provisional ids resolved to the encoder's."""
     out, _ = run_sanitized(tmp_path, "counter_leaks", ("vocab.c", "strtab.c", "tokenize.c", "hugepages.c"))
     assert "200000 distinct" in out and ": same" in out and "pruned" in out and "resolved alike" in out
+
+
+def test_glove_grid_cells_and_scheduler_free_everything(tmp_path):
+    """Grid records of a skewed matrix, each once in its cell, bands of about
+    equal work; the in-place sort of a block into cells agrees; four threads
+    taking cells over two epochs: every cell once an epoch, no band held by
+    two threads at once; a stop ends the epoch."""
+    out, _ = run_sanitized(tmp_path, "glove_grid_test", ("glove_grid.c",))
+    assert "records in their cells" in out and "sorted in place alike" in out
+    assert "no band held twice" in out and "stopped epoch" in out
+    assert out.rstrip().endswith("ok")

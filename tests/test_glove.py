@@ -295,14 +295,15 @@ def test_output_modes_and_single_thread_reproducibility(topics):
     np.testing.assert_array_equal(a.vectors.vectors, W)
 
 
-def test_checkpoint_resume_equals_training_straight_through(topics, tmp_path):
+@pytest.mark.parametrize("grid", [0, 3])
+def test_checkpoint_resume_equals_training_straight_through(topics, tmp_path, grid):
     _, corpus = topics
-    straight = GloVe(dim=6, min_count=1, epochs=4, threads=1, seed=2).fit(corpus, progress=False)
-    first = GloVe(dim=6, min_count=1, epochs=2, threads=1, seed=2)
+    straight = GloVe(dim=6, min_count=1, epochs=4, threads=1, seed=2, grid=grid).fit(corpus, progress=False)
+    first = GloVe(dim=6, min_count=1, epochs=2, threads=1, seed=2, grid=grid)
     first.fit(corpus, progress=False)
     first.save_checkpoint(tmp_path / "ck.npz")
     resumed = GloVe.load_checkpoint(tmp_path / "ck.npz")
-    assert resumed.epochs_trained == 2
+    assert resumed.epochs_trained == 2 and resumed.grid == grid
     resumed.train(resumed.count(corpus, progress=False), epochs=2, progress=False)
     for k in straight.params:
         np.testing.assert_array_equal(straight.params[k], resumed.params[k], err_msg=k)
@@ -392,8 +393,9 @@ def test_cli_glove_and_svd(tmp_path, topics, text_file):
     out, stats = tmp_path / "g.txt", tmp_path / "g.json"
     assert main(["glove", path, "-o", str(out), "--dim", "8", "--window", "4", "--epochs", "3", "--x-max", "10",
                  "--min-count", "1", "--threads", "2", "--memory-limit", "64M", "--stats-json", str(stats),
-                 "--quiet", "--save-cooccurrence", str(tmp_path / "c.bin")]) == 0
+                 "--quiet", "--save-cooccurrence", str(tmp_path / "c.bin"), "--grid", "3"]) == 0
     data = json.loads(stats.read_text())
+    assert data["grid_bands"] == 3 and data["config"]["grid"] == 3
     for key in ("vocab_size", "nonzeros", "count_seconds", "train_seconds", "total_seconds", "epoch_cost"):
         assert key in data
     assert data["vocab_size"] == 30 and len(data["epoch_cost"]) == 3

@@ -19,22 +19,9 @@ from wv_engine.corpus import encode
 from wv_engine.glove import GloVe
 
 
-def zipf_sentences(n_lines=3000, vocab=300, seed=0):
-    rng = np.random.default_rng(seed)
-    p = 1 / np.arange(1, vocab + 1)
-    p /= p.sum()
-    return [[f"w{i}" for i in rng.choice(vocab, size=rng.integers(5, 40), p=p)] for _ in range(n_lines)]
-
-
 @pytest.fixture(scope="module")
-def sentences():
-    return zipf_sentences()
-
-
-def as_set(records):
-    """The records as a sorted array of their 16 bytes: a multiset."""
-    raw = np.ascontiguousarray(records).view(np.uint8).reshape(-1, 16)
-    return np.sort(raw.view(np.dtype((np.void, 16))).ravel())
+def sentences(make_zipf_sentences):
+    return make_zipf_sentences()
 
 
 def all_block_records(blocks: RecordBlocks):
@@ -47,7 +34,7 @@ def model(tmp_path, **kw):
     return GloVe(**{**settings, **kw})
 
 
-def test_blocks_hold_exactly_the_in_memory_records_and_train_as_well(sentences, tmp_path):
+def test_blocks_hold_exactly_the_in_memory_records_and_train_as_well(sentences, tmp_path, record_set):
     ooc = model(tmp_path)
     ooc.build_vocab(sentences)
     n = ooc.count_records(sentences, progress=False)  # 1M cannot hold the records: chosen, not forced
@@ -58,9 +45,9 @@ def test_blocks_hold_exactly_the_in_memory_records_and_train_as_well(sentences, 
     mem.build_vocab(sentences)
     assert mem.count_records(sentences, progress=False) == n and mem.record_blocks == 0
     # the same records as the CSR path, byte for byte, as a multiset
-    expected = mem._make_records(cooccur.count(sentences, mem.vocab, 5, progress=False))
-    np.testing.assert_array_equal(as_set(all_block_records(ooc._records)), as_set(expected))
-    np.testing.assert_array_equal(as_set(mem._records), as_set(expected))
+    expected, _ = mem._make_records(cooccur.count(sentences, mem.vocab, 5, progress=False))
+    np.testing.assert_array_equal(record_set(all_block_records(ooc._records)), record_set(expected))
+    np.testing.assert_array_equal(record_set(mem._records), record_set(expected))
     # the blocks are a random split: none holds (nearly) all, each is below 7/16 of the limit
     sizes = [len(ooc._records.block(k)) for k in range(ooc.record_blocks)]
     assert max(sizes) * 16 <= (1 << 20) * 7 / 16 and min(sizes) > 0
@@ -143,8 +130,8 @@ def test_ids_read_from_a_file_count_the_same(sentences, tmp_path):
         cooccur.count(on_disk, vocab, 7, threads=1, memory_limit="1M", progress=False)
 
 
-def test_ctrl_c_while_training_from_blocks_leaves_nothing(tmp_path, sigint_raises):
-    sents = zipf_sentences(n_lines=20000, vocab=2000, seed=1)
+def test_ctrl_c_while_training_from_blocks_leaves_nothing(tmp_path, sigint_raises, make_zipf_sentences):
+    sents = make_zipf_sentences(n_lines=20000, vocab=2000, seed=1)
     m = model(tmp_path, dim=50, epochs=500, threads=2)
     m.build_vocab(sents)
     m.count_records(sents, progress=False)
@@ -167,7 +154,7 @@ signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (E
 resource.setrlimit(resource.RLIMIT_FSIZE, (64 << 10, 64 << 10))
 from wv_engine.glove import GloVe  # the installed package (a source checkout may be unbuilt)
 sys.path.insert(0, sys.argv[2])
-from test_glove_ooc import zipf_sentences
+from conftest import zipf_sentences
 sents = zipf_sentences()
 m = GloVe(dim=10, window=5, min_count=1, threads=1, memory_limit="4M", tmp_dir=sys.argv[1])
 m.build_vocab(sents)

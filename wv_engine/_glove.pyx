@@ -72,6 +72,7 @@ cdef extern from "glove.h":
         const wv_glove_record *records
         int64_t n_records
         wv_glove_stream *stream
+        wv_glove_scheduler *scheduler
     void wv_glove_model_init(wv_glove_model *m) nogil
     wv_status wv_glove_start_epoch(wv_glove_model *m, int n_threads) nogil
     wv_status wv_glove_join_epoch(wv_glove_model *m, double *cost) nogil
@@ -81,12 +82,26 @@ cdef extern from "glove.h":
                                     wv_glove_record *out) nogil
 
 
+cdef extern from "glove_grid.h":
+    int WV_GLOVE_MAX_BANDS
+    ctypedef struct wv_glove_grid:
+        int bands
+        const int64_t *start
+    ctypedef struct wv_glove_scheduler:
+        pass
+    wv_status wv_glove_make_grid_records(const int64_t *indptr, const int32_t *indices, const float *data,
+                                         int32_t n_rows, double x_max, double alpha, uint64_t seed, int bands,
+                                         int32_t *band_of, int64_t *start, wv_glove_record *out) nogil
+    wv_status wv_glove_scheduler_init(wv_glove_scheduler *s, wv_glove_grid grid) nogil
+    void wv_glove_scheduler_free(wv_glove_scheduler *s) nogil
+
+
 cdef extern from "glove_blocks.h":
     int WV_GLOVE_MAX_BLOCKS
     ctypedef struct wv_glove_blocks:
         int n_blocks
     ctypedef struct wv_glove_stream:
-        pass
+        int bands
     ctypedef struct wv_glove_block_sink:
         int streaming
         int64_t most_records
@@ -101,6 +116,7 @@ cdef extern from "glove_blocks.h":
     void wv_glove_block_sink_free(wv_glove_block_sink *s) nogil
     wv_status wv_glove_stream_init(wv_glove_stream *s, wv_glove_blocks *b) nogil
     void wv_glove_stream_free(wv_glove_stream *s) nogil
+    wv_status wv_glove_stream_set_grid(wv_glove_stream *s, int bands, int32_t vocab_size) nogil
 
 
 cdef extern from *:
@@ -111,20 +127,26 @@ cdef extern from *:
     static inline void wv_glove_begin_stream(wv_glove_model *m, uint64_t key, int threads) {
         wv_glove_stream_begin(m->stream, key, threads, &m->stop);
     }
+    static inline void wv_glove_begin_cells(wv_glove_model *m, uint64_t seed, uint64_t key) {
+        wv_glove_scheduler_begin(m->scheduler, seed, key, &m->stop);
+    }
     static inline int64_t wv_cooc_progress(wv_cooc_result *r) { return atomic_load(&r->positions_done); }
     static inline void wv_flag_set(wv_flag *flag) { atomic_store(flag, 1); }
     static inline int64_t wv_glove_done(wv_glove_model *m) { return atomic_load(&m->records_done); }
     static inline int wv_glove_active(wv_glove_model *m) { return m->run.running ? wv_run_active(&m->run) : 0; }
+    static inline int wv_glove_unjoined(wv_glove_model *m) { return m->run.running; }
     static inline int wv_glove_wait(wv_glove_model *m, double seconds) { return wv_run_wait(&m->run, seconds); }
     static inline void wv_glove_request_stop(wv_glove_model *m) { atomic_store(&m->stop, 1); }
     """
     int wv_blocks_errno(wv_glove_blocks *b) nogil
     int64_t wv_block_count(wv_glove_blocks *b, int k) nogil
     void wv_glove_begin_stream(wv_glove_model *m, uint64_t key, int threads) nogil
+    void wv_glove_begin_cells(wv_glove_model *m, uint64_t seed, uint64_t key) nogil
     int64_t wv_cooc_progress(wv_cooc_result *r) nogil
     void wv_flag_set(wv_flag *flag) nogil
     int64_t wv_glove_done(wv_glove_model *m) nogil
     int wv_glove_active(wv_glove_model *m) nogil
+    int wv_glove_unjoined(wv_glove_model *m) nogil
     int wv_glove_wait(wv_glove_model *m, double seconds) nogil
     void wv_glove_request_stop(wv_glove_model *m) nogil
 
@@ -373,9 +395,7 @@ def csr_from_upper(int32_t[::1] rows not None, int32_t[::1] cols not None, int64
     return indptr, indices[:nnz], data[:nnz]
 
 
-def make_records(int64_t[::1] indptr not None, int32_t[::1] indices not None, float[::1] data not None,
-                 double x_max, double alpha, uint64_t seed):
-    """Shuffled training records (RECORD_DTYPE) of a CSR matrix."""
+def _check_csr(int64_t[::1] indptr, int32_t[::1] indices, float[::1] data):
     cdef int32_t n_rows = indptr.shape[0] - 1
     cdef int64_t nnz = indices.shape[0]
     if n_rows < 1 or data.shape[0] != nnz or indptr[n_rows] != nnz or indptr[0] != 0:
@@ -384,6 +404,14 @@ def make_records(int64_t[::1] indptr not None, int32_t[::1] indices not None, fl
         raise ValueError("indptr must be non-decreasing")
     if nnz and (np.asarray(indices).min() < 0 or np.asarray(indices).max() >= n_rows):
         raise ValueError("column ids outside the vocabulary")
+
+
+def make_records(int64_t[::1] indptr not None, int32_t[::1] indices not None, float[::1] data not None,
+                 double x_max, double alpha, uint64_t seed):
+    """Shuffled training records (RECORD_DTYPE) of a CSR matrix."""
+    _check_csr(indptr, indices, data)
+    cdef int32_t n_rows = indptr.shape[0] - 1
+    cdef int64_t nnz = indices.shape[0]
     records = np.empty(max(nnz, 1), dtype=RECORD_DTYPE)[:nnz]
     if nnz == 0:
         return records
@@ -394,6 +422,36 @@ def make_records(int64_t[::1] indptr not None, int32_t[::1] indices not None, fl
         rc = wv_glove_make_records(&indptr[0], &indices[0], &data[0], n_rows, x_max, alpha, seed, out)
     raise_for(rc, "co-occurrence values must be finite and > 0")
     return records
+
+
+MAX_BANDS = WV_GLOVE_MAX_BANDS
+
+
+def make_grid_records(int64_t[::1] indptr not None, int32_t[::1] indices not None, float[::1] data not None,
+                      double x_max, double alpha, uint64_t seed, int bands):
+    """The records of make_records sorted into the cells of a grid of
+    `bands` x `bands` (glove_grid.h), each cell shuffled: (records, cells),
+    cells the B * B + 1 offsets of the cells in records."""
+    _check_csr(indptr, indices, data)
+    if not 1 <= bands <= WV_GLOVE_MAX_BANDS:
+        raise ValueError(f"bands must be in [1, {WV_GLOVE_MAX_BANDS}], got {bands}")
+    cdef int32_t n_rows = indptr.shape[0] - 1
+    cdef int64_t nnz = indices.shape[0]
+    records = np.empty(max(nnz, 1), dtype=RECORD_DTYPE)[:nnz]
+    cells = np.zeros(bands * bands + 1, dtype=np.int64)
+    if nnz == 0:
+        return records, cells
+    band_of = np.empty(n_rows, dtype=np.int32)
+    cdef unsigned char[::1] raw = records.view(np.uint8)
+    cdef wv_glove_record *out = <wv_glove_record *>&raw[0]
+    cdef int32_t[::1] bo = band_of
+    cdef int64_t[::1] st = cells
+    cdef wv_status rc
+    with nogil:
+        rc = wv_glove_make_grid_records(&indptr[0], &indices[0], &data[0], n_rows, x_max, alpha, seed, bands,
+                                        &bo[0], &st[0], out)
+    raise_for(rc, "co-occurrence values must be finite and > 0")
+    return records, cells
 
 
 cdef class RecordBlocks:
@@ -451,13 +509,26 @@ cdef class RecordBlocks:
         err = wv_blocks_errno(&self.b) or 5
         raise OSError(err, f"{os.strerror(err)}: {what} the GloVe training blocks in {self.tmp_dir!r}")
 
-    cdef wv_glove_stream *open_stream(self) except NULL:
+    cdef wv_glove_stream *open_stream(self, int bands, int32_t vocab_size) except NULL:
+        """The blocks' stream; bands > 0: each block trained on a grid of that
+        many bands (fixed for the stream's life)."""
         cdef wv_status rc
         if not self.b.n_blocks:
             raise ValueError("the record blocks are closed")
+        if self.have_stream and self.stream.bands != bands:
+            raise ValueError(f"these record blocks train on a grid of {self.stream.bands} bands, not {bands}: "
+                             "count the corpus again to change it")
         if not self.have_stream:
             rc = wv_glove_stream_init(&self.stream, &self.b)
             raise_for(rc, f"two blocks of {self.largest:,} training records")
+            if bands:
+                with nogil:
+                    rc = wv_glove_stream_set_grid(&self.stream, bands, vocab_size)
+                if rc:
+                    wv_glove_stream_free(&self.stream)
+                    if rc == WV_ERR_IO:
+                        self._raise_io("reading")
+                    raise_for(rc, {WV_ERR_INVALID: "the blocks hold ids outside the vocabulary"})
             self.have_stream = True
         return &self.stream
 
@@ -466,10 +537,28 @@ cdef class GloVeCore:
     """Holds the C GloVe model: pointers into numpy arrays kept alive here."""
     cdef wv_glove_model m
     cdef object _keep
+    cdef wv_glove_scheduler scheduler
+    cdef object cells  # the grid's cell offsets, or None
+    cdef uint64_t cells_seed
 
     def __cinit__(self):
         wv_glove_model_init(&self.m)
         self._keep = ()
+        self.cells = None
+
+    def __dealloc__(self):
+        cdef double cost
+        if wv_glove_unjoined(&self.m):
+            wv_glove_request_stop(&self.m)
+            with nogil:
+                wv_glove_join_epoch(&self.m, &cost)
+        self._drop_cells()
+
+    cdef _drop_cells(self):
+        if self.cells is not None:
+            wv_glove_scheduler_free(&self.scheduler)
+            self.cells = None
+        self.m.scheduler = NULL
 
     def __init__(self, *, float eta, bint exact_sqrt=False, float[:, :] word not None, float[:, :] context not None,
                  float[:] word_bias not None, float[:] context_bias not None,
@@ -521,8 +610,11 @@ cdef class GloVeCore:
         self._keep = (word, context, word_bias, context_bias, word_gradsq, context_gradsq,
                       word_bias_gradsq, context_bias_gradsq)
 
-    def set_records(self, records):
-        """Attaches training records (RECORD_DTYPE), checked once."""
+    def set_records(self, records, cells=None, uint64_t seed=0):
+        """Attaches training records (RECORD_DTYPE), checked once. cells:
+        the offsets make_grid_records gave with them, to train them cell by
+        cell (threads never share a band), the cells' order in each epoch
+        drawn from (seed, epoch_key); None: contiguous ranges, Hogwild."""
         if wv_glove_active(&self.m):
             raise RuntimeError("cannot change the records while an epoch runs")
         if records.dtype != RECORD_DTYPE or not records.flags.c_contiguous:
@@ -532,27 +624,46 @@ cdef class GloVeCore:
         if records["row"].min() < 0 or records["row"].max() >= self.m.vocab_size \
                 or records["col"].min() < 0 or records["col"].max() >= self.m.vocab_size:
             raise ValueError("records hold ids outside the vocabulary")
+        cdef int bands = 0
+        if cells is not None:
+            cells = np.ascontiguousarray(cells, dtype=np.int64)
+            bands = int(round((len(cells) - 1) ** 0.5))
+            if (not 1 <= bands <= WV_GLOVE_MAX_BANDS or len(cells) != bands * bands + 1 or cells[0] != 0
+                    or cells[len(cells) - 1] != len(records) or np.any(np.diff(cells) < 0)):
+                raise ValueError("cells must be the B * B + 1 non-decreasing offsets of the records' cells")
         cdef unsigned char[::1] raw = records.view(np.uint8)
+        self._drop_cells()
         self.m.records = <const wv_glove_record *>&raw[0]
         self.m.n_records = len(records)
         self.m.stream = NULL
         self._keep = self._keep[:8] + (records,)
+        cdef int64_t[::1] st
+        cdef wv_glove_grid grid
+        if cells is not None:
+            st = cells
+            grid.bands = bands
+            grid.start = &st[0]
+            raise_for(wv_glove_scheduler_init(&self.scheduler, grid), "the grid's scheduler")
+            self.cells, self.cells_seed = cells, seed
+            self.m.scheduler = &self.scheduler
 
-    def set_blocks(self, RecordBlocks blocks not None):
+    def set_blocks(self, RecordBlocks blocks not None, int bands=0):
         """Attaches record blocks (made by the counter, so their ids are
-        the vocabulary's): each epoch streams them (wv_glove_stream)."""
+        the vocabulary's): each epoch streams them (wv_glove_stream), each
+        block trained on a grid of `bands` bands (0: in T ranges)."""
         if wv_glove_active(&self.m):
             raise RuntimeError("cannot change the records while an epoch runs")
         if len(blocks) == 0:
             raise ValueError("no co-occurrence records to train on")
-        self.m.stream = blocks.open_stream()
+        self._drop_cells()
+        self.m.stream = blocks.open_stream(bands, self.m.vocab_size)
         self.m.records = NULL
         self.m.n_records = len(blocks)
         self._keep = self._keep[:8] + (blocks,)
 
     def start_epoch(self, int threads, uint64_t epoch_key=0):
         """epoch_key: with blocks, the order of the blocks and of the records
-        in each is drawn from (seed, epoch_key)."""
+        in each is drawn from (seed, epoch_key); with cells, their order."""
         cdef wv_status rc
         if self.m.records == NULL and self.m.stream == NULL:
             raise RuntimeError("no records attached")
@@ -560,6 +671,8 @@ cdef class GloVeCore:
             threads = 1
         if self.m.stream != NULL:
             wv_glove_begin_stream(&self.m, epoch_key, threads)
+        if self.m.scheduler != NULL:
+            wv_glove_begin_cells(&self.m, self.cells_seed, epoch_key)
         with nogil:
             rc = wv_glove_start_epoch(&self.m, threads)
         raise_for(rc, {WV_ERR_NOMEM: "the training threads' buffers"})

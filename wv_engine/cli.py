@@ -217,6 +217,10 @@ def _add_glove(sub) -> None:
     p.add_argument("--exact-sqrt", action="store_true", default=None,
                    help="divide each step by sqrt(accumulator) as glove.c does, instead of multiplying by a "
                         "refined reciprocal square root (within a few float ulps, faster)")
+    p.add_argument("--grid", type=_number(int, 0, 256), default=0, metavar="B",
+                   help="train on a B x B grid of (word band, context band) cells, threads never sharing a "
+                        "band (FPSG; B of about 4 x threads); 0 (default): one shuffled order split into a "
+                        "range per thread, as glove.c")
     p.add_argument("--seed", type=_number(int, 0, 2**63 - 1), default=1)
     p.add_argument("--output-vectors", choices=["sum", "word", "concat"], default="sum",
                    help="W + W~ (default), W only, or W and W~ side by side")
@@ -262,7 +266,8 @@ def run_glove(args) -> int:
     settings = dict(dim=args.dim, window=args.window, x_max=args.x_max, alpha=args.alpha, epochs=args.epochs,
                     eta=args.eta, min_count=args.min_count, threads=args.threads, seed=args.seed,
                     memory_limit=args.memory_limit, tmp_dir=args.tmp_dir,
-                    max_vocab_size=args.max_vocab_size, output=args.output_vectors, exact_sqrt=args.exact_sqrt)
+                    max_vocab_size=args.max_vocab_size, output=args.output_vectors, exact_sqrt=args.exact_sqrt,
+                    grid=args.grid)
     settings = {k: v for k, v in settings.items() if v is not None}
     _check_outputs(args, "output", "checkpoint", "stats_json", "save_cooccurrence")
     with _cluster(args) as client:
@@ -327,6 +332,7 @@ def run_glove(args) -> int:
             # count: vocabulary and co-occurrences; records: the shuffled training records (out of core:
             # the last merge writing the blocks); train; save: the vectors and the checkpoint
             "stage_seconds": stage_seconds, "out_of_core": stats.out_of_core, "blocks": stats.blocks,
+            "grid_bands": stats.grid_bands,
         }))
     return EXIT_INTERRUPTED if interrupted else 0 if ok else EXIT_ERROR
 

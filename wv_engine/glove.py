@@ -53,6 +53,7 @@ class GloVeStats:
     interrupted: bool = False
     out_of_core: bool = False  # the records were streamed from blocks on disk
     blocks: int = 0
+    grid_bands: int = 0  # trained on a grid of this many bands per side (0: none)
     epochs: list[GloVeEpoch] = field(default_factory=list)
 
     @property
@@ -104,19 +105,34 @@ class GloVe:
     in the same one, and their costs and analogy scores agree within seed
     noise (docs/performance.md). Setting reshuffle_blocks = True draws a new
     order each epoch from (seed, epoch). With one thread an out-of-core run
-    is reproducible too (resumed or not)."""
+    is reproducible too (resumed or not).
+
+    Many cores (grid=B): the ids are cut into B bands of about equal numbers
+    of records and the records sorted into the B x B cells of (word band,
+    context band), each cell shuffled; in an epoch each thread trains one
+    cell at a time, taken from those whose bands no other thread holds, in
+    an order drawn from (seed, epoch), as FPSG / LIBMF schedule matrix
+    factorisation. No two threads update one row at once, so a frequent
+    word's row stays in one core's cache. The update rule and the cost are
+    glove.c's. Out of core each block is sorted into the cells as it is
+    read (the bands cut by block 0's records). grid=0 (the default) keeps
+    glove.c's one shuffled order split into a range per thread; B of about
+    4 x threads is the measured choice (docs/performance.md, where also why
+    it is not the default yet)."""
 
     def __init__(self, *, dim: int = 100, window: int = 10, x_max: float = 100.0, alpha: float = 0.75,
                  epochs: int = 25, eta: float = 0.05, min_count: int = 5, threads: int | None = None,
                  seed: int = 1, memory_limit: int | str | None = None, tmp_dir: str | None = None,
                  max_vocab_size: int | None = None, output: str = "sum", distance_weighting: bool = True,
-                 exact_sqrt: bool = False):
+                 exact_sqrt: bool = False, grid: int = 0):
         for name, v in [("dim", dim), ("window", window), ("epochs", epochs), ("min_count", min_count)]:
             _check(name, v, isinstance(v, (int, np.integer)) and v >= 1, "an integer >= 1")
         _check("x_max", x_max, x_max > 0 and np.isfinite(x_max), "> 0")
         _check("alpha", alpha, alpha > 0 and np.isfinite(alpha), "> 0")
         _check("eta", eta, eta > 0 and np.isfinite(eta), "> 0")
         _check("output", output, output in OUTPUTS, f"one of {OUTPUTS}")
+        _check("grid", grid, isinstance(grid, (int, np.integer)) and 0 <= grid <= _glove.MAX_BANDS,
+               f"an integer in [0, {_glove.MAX_BANDS}]")
         threads = resolve_threads(threads)
         _check("seed", seed, isinstance(seed, (int, np.integer)) and 0 <= seed < 2**63, "an integer >= 0")
         self.dim, self.window, self.x_max, self.alpha = int(dim), int(window), float(x_max), float(alpha)
@@ -129,6 +145,7 @@ class GloVe:
         self._limit_given = memory_limit is not None
         self.output, self.distance_weighting = output, bool(distance_weighting)
         self.exact_sqrt = bool(exact_sqrt)  # glove.c's division; else a refined rsqrt (csrc/glove.h)
+        self.grid = int(grid)
         self.vocab: Vocabulary | None = None
         self.cooccurrence: sp.csr_matrix | None = None
         self.params: dict[str, np.ndarray] | None = None
@@ -136,6 +153,7 @@ class GloVe:
         self.history: list[GloVeEpoch] = []
         self.last_stats = GloVeStats()
         self._records = None
+        self._cells = None  # with a grid: the offsets of the records' cells
         self._core = None
         self.count_seconds = self.records_seconds = 0.0  # the last count's stages (count_records)
         # Out of core: False keeps one order for every epoch, as in memory and
@@ -146,7 +164,7 @@ class GloVe:
         """The settings as a JSON-serialisable dict."""
         return {k: getattr(self, k) for k in (
             "dim", "window", "x_max", "alpha", "epochs", "eta", "min_count", "threads", "seed",
-            "memory_limit", "max_vocab_size", "output", "distance_weighting", "exact_sqrt")}
+            "memory_limit", "max_vocab_size", "output", "distance_weighting", "exact_sqrt", "grid")}
 
     # ---- counting -------------------------------------------------------------
     def build_vocab(self, corpus: CorpusSource | None = None, *, vocab: Vocabulary | None = None,
@@ -261,7 +279,7 @@ class GloVe:
         if isinstance(self._records, _glove.RecordBlocks):
             self._core = None  # it holds the blocks' stream
             self._records.close()
-        self._records = None
+        self._records = self._cells = None
 
     def prepare_records(self, drop_cooccurrence: bool = False) -> None:
         """Makes the shuffled training records from self.cooccurrence; with
@@ -270,19 +288,29 @@ class GloVe:
         if self.cooccurrence is None:
             raise ValueError("no co-occurrence matrix: count a corpus first")
         self._drop_records()
-        self._records = self._make_records(self.cooccurrence)
+        self._records, self._cells = self._make_records(self.cooccurrence)
         if drop_cooccurrence:
             self.cooccurrence = None
 
-    def _make_records(self, matrix: sp.spmatrix) -> np.ndarray:
+    def _grid_bands(self, blocks: bool) -> int:
+        """The bands the records attached now train on."""
+        if blocks:
+            return self.grid
+        return 0 if self._cells is None else int(round((len(self._cells) - 1) ** 0.5))
+
+    def _make_records(self, matrix: sp.spmatrix) -> tuple[np.ndarray, np.ndarray | None]:
+        """The training records of the matrix, shuffled; with a grid, sorted
+        into its cells (and their offsets), else None."""
         check_fits(f"training records for {matrix.nnz:,} non-zeros", 16 * matrix.nnz,
                    "raise min_count or lower the window")
         m = sp.csr_matrix(matrix, dtype=np.float32)
         if m.shape != (len(self.vocab), len(self.vocab)):
             raise ValueError(f"the matrix is {m.shape}, the vocabulary has {len(self.vocab)} words")
         m.sort_indices()
-        return _glove.make_records(m.indptr.astype(np.int64, copy=False), m.indices.astype(np.int32, copy=False),
-                                   m.data, self.x_max, self.alpha, self.seed)
+        csr = (m.indptr.astype(np.int64, copy=False), m.indices.astype(np.int32, copy=False), m.data)
+        if self.grid:
+            return _glove.make_grid_records(*csr, self.x_max, self.alpha, self.seed, self.grid)
+        return _glove.make_records(*csr, self.x_max, self.alpha, self.seed), None
 
     def train(self, matrix: sp.spmatrix | None = None, *, epochs: int | None = None,
               progress: bool | None = None,
@@ -290,7 +318,8 @@ class GloVe:
               checkpoint: str | os.PathLike | None = None, checkpoint_every: float = 30.0) -> GloVeStats:
         """Trains `epochs` more epochs on the matrix (default: the one counted
         last). The non-zeros are shuffled once with the seed and split into
-        one contiguous range per thread, as glove.c reads its shuffled file.
+        one contiguous range per thread, as glove.c reads its shuffled file,
+        or, with a grid, trained cell by cell (see the class).
         Ctrl-C stops at once, leaves the parameters usable, and re-raises.
         checkpoint: a path where save_checkpoint writes the whole state every
         checkpoint_every minutes (at the next epoch's end) and on Ctrl-C."""
@@ -300,7 +329,7 @@ class GloVe:
         _check("epochs", epochs, isinstance(epochs, (int, np.integer)) and epochs >= 1, "an integer >= 1")
         if matrix is not None:
             self._drop_records()
-            self._records = self._make_records(matrix)
+            self._records, self._cells = self._make_records(matrix)
         elif self._records is None:
             if self.cooccurrence is None:
                 raise ValueError("train needs a co-occurrence matrix (count a corpus first)")
@@ -313,12 +342,12 @@ class GloVe:
         core = self._core
         blocks = isinstance(records, _glove.RecordBlocks)
         if blocks:
-            core.set_blocks(records)
+            core.set_blocks(records, self.grid)
         else:
-            core.set_records(records)
+            core.set_records(records, self._cells, self.seed)
         threads = threads_for(self.threads, len(records))
         stats = GloVeStats(vocab_size=len(self.vocab), nonzeros=len(records), out_of_core=blocks,
-                           blocks=records.n_blocks if blocks else 0)
+                           blocks=records.n_blocks if blocks else 0, grid_bands=self._grid_bands(blocks))
         self.last_stats = stats
         bar = Progress(epochs * len(records), "glove", progress)
 
@@ -333,8 +362,9 @@ class GloVe:
 
         checkpoints = Checkpoints(None if checkpoint is None else os.fspath(checkpoint), checkpoint_every,
                                   self.save_checkpoint)
-        def start(e: int) -> None:  # the blocks' order is drawn from (seed, epoch) unless kept
-            core.start_epoch(threads, self.epochs_trained + 1 if self.reshuffle_blocks else 0)
+        def start(e: int) -> None:  # the blocks' order is drawn from (seed, epoch) unless kept; cells' always
+            new_order = self.reshuffle_blocks or stats.grid_bands > 0
+            core.start_epoch(threads, self.epochs_trained + 1 if new_order else 0)
 
         run_epochs(core, epochs, bar, stats, start=start,
                    on_progress=lambda e, done: bar.update(e * len(records) + done, epoch=f"{e + 1}/{epochs}"),

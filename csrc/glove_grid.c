@@ -1,0 +1,181 @@
+#include "glove_grid.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* Band k holds the ids whose records start in the k-th B-th of all records
+ * (ids in order): bands of about equal work, however skewed the counts. */
+void wv_glove_assign_bands(const int64_t *before, int32_t n_rows, int bands, int32_t *band_of) {
+    const int64_t total = before[n_rows];
+    for (int32_t i = 0; i < n_rows; i++) {
+        int64_t b = total ? before[i] * bands / total : 0;
+        band_of[i] = (int32_t)(b < bands ? b : bands - 1);
+    }
+}
+
+static void shuffle_cells(wv_glove_record *records, int cells, const int64_t *start, wv_rng *rng) {
+    for (int c = 0; c < cells; c++) {
+        wv_glove_record *cell = records + start[c];
+        for (int64_t k = start[c + 1] - start[c] - 1; k > 0; k--) {
+            int64_t j = (int64_t)(wv_rng_next(rng) % (uint64_t)(k + 1));
+            wv_glove_record t = cell[k];
+            cell[k] = cell[j];
+            cell[j] = t;
+        }
+    }
+}
+
+static inline int64_t cell_of(const wv_glove_record *r, int bands, const int32_t *band_of) {
+    return (int64_t)band_of[r->row] * bands + band_of[r->col];
+}
+
+wv_status wv_glove_grid_sort(wv_glove_record *records, int64_t n, int bands, const int32_t *band_of,
+                             int64_t *start, wv_rng *rng) {
+    const int cells = bands * bands;
+    int64_t *next = calloc((size_t)cells, sizeof *next);
+    if (!next) return WV_ERR_NOMEM;
+    for (int64_t k = 0; k < n; k++) next[cell_of(&records[k], bands, band_of)]++;
+    start[0] = 0;
+    for (int c = 0; c < cells; c++) {
+        start[c + 1] = start[c] + next[c];
+        next[c] = start[c];
+    }
+    /* in place: each record is swapped into the next free slot of its cell
+     * until the slot being filled receives one of its own (American flag) */
+    for (int c = 0; c < cells; c++) {
+        while (next[c] < start[c + 1]) {
+            wv_glove_record r = records[next[c]];
+            int64_t home = cell_of(&r, bands, band_of);
+            while (home != c) {
+                wv_glove_record t = records[next[home]];
+                records[next[home]++] = r;
+                r = t;
+                home = cell_of(&r, bands, band_of);
+            }
+            records[next[c]++] = r;
+        }
+    }
+    free(next);
+    shuffle_cells(records, cells, start, rng);
+    return WV_OK;
+}
+
+wv_status wv_glove_make_grid_records(const int64_t *indptr, const int32_t *indices, const float *data,
+                                     int32_t n_rows, double x_max, double alpha, uint64_t seed, int bands,
+                                     int32_t *band_of, int64_t *start, wv_glove_record *out) {
+    if (bands < 1 || bands > WV_GLOVE_MAX_BANDS) return WV_ERR_INVALID;
+    const int cells = bands * bands;
+    wv_glove_assign_bands(indptr, n_rows, bands, band_of);
+    int64_t *cursor = calloc((size_t)cells, sizeof *cursor);
+    if (!cursor) return WV_ERR_NOMEM;
+    for (int32_t i = 0; i < n_rows; i++) {
+        const int64_t rb = (int64_t)band_of[i] * bands;
+        for (int64_t e = indptr[i]; e < indptr[i + 1]; e++) cursor[rb + band_of[indices[e]]]++;
+    }
+    start[0] = 0;
+    for (int c = 0; c < cells; c++) {
+        start[c + 1] = start[c] + cursor[c];
+        cursor[c] = start[c];
+    }
+    for (int32_t i = 0; i < n_rows; i++) {
+        const int64_t rb = (int64_t)band_of[i] * bands;
+        for (int64_t e = indptr[i]; e < indptr[i + 1]; e++) {
+            double x = data[e];
+            if (!(x > 0.0) || !isfinite(x)) {
+                free(cursor);
+                return WV_ERR_INVALID;
+            }
+            wv_glove_record_of(&out[cursor[rb + band_of[indices[e]]]++], i, indices[e], data[e], x_max, alpha);
+        }
+    }
+    free(cursor);
+    wv_rng rng;
+    wv_rng_seed(&rng, seed, 0x61C8864680B583EBULL, 1);
+    shuffle_cells(out, cells, start, &rng);
+    return WV_OK;
+}
+
+wv_status wv_glove_scheduler_init(wv_glove_scheduler *s, wv_glove_grid grid) {
+    const int B = grid.bands;
+    s->grid = grid;
+    s->row_busy = calloc((size_t)B, 1);
+    s->col_busy = calloc((size_t)B, 1);
+    s->left = calloc((size_t)B * (size_t)B, 1);
+    s->cells_left = 0;
+    s->stop = NULL;
+    if (!s->row_busy || !s->col_busy || !s->left) {
+        wv_glove_scheduler_free(s);
+        return WV_ERR_NOMEM;
+    }
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_cond_init(&s->freed, NULL);
+    return WV_OK;
+}
+
+void wv_glove_scheduler_free(wv_glove_scheduler *s) {
+    if (s->row_busy && s->col_busy && s->left) {
+        pthread_mutex_destroy(&s->lock);
+        pthread_cond_destroy(&s->freed);
+    }
+    free(s->row_busy);
+    free(s->col_busy);
+    free(s->left);
+    s->row_busy = s->col_busy = s->left = NULL;
+}
+
+void wv_glove_scheduler_begin(wv_glove_scheduler *s, uint64_t seed, uint64_t epoch_key, _Atomic int *stop) {
+    const int B = s->grid.bands;
+    s->cells_left = 0;
+    for (int c = 0; c < B * B; c++) {
+        s->left[c] = s->grid.start[c + 1] > s->grid.start[c];
+        s->cells_left += s->left[c];
+    }
+    for (int b = 0; b < B; b++) s->row_busy[b] = s->col_busy[b] = 0;
+    wv_rng_seed(&s->rng, seed, 0x5851F42D4C957F2DULL, epoch_key);
+    s->stop = stop;
+}
+
+/* A cell left whose bands are free, uniformly among them (reservoir
+ * sampling over one scan); -1 if none. Called with the lock held. */
+static int pick(wv_glove_scheduler *s) {
+    const int B = s->grid.bands;
+    int chosen = -1;
+    uint32_t seen = 0;
+    for (int r = 0; r < B; r++) {
+        if (s->row_busy[r]) continue;
+        for (int c = 0; c < B; c++) {
+            int cell = r * B + c;
+            if (!s->left[cell] || s->col_busy[c]) continue;
+            if (wv_rng_below(&s->rng, ++seen) == 0) chosen = cell;
+        }
+    }
+    return chosen;
+}
+
+int wv_glove_scheduler_take(wv_glove_scheduler *s) {
+    const int B = s->grid.bands;
+    pthread_mutex_lock(&s->lock);
+    int cell = -1;
+    while (s->cells_left > 0 && !(s->stop && atomic_load_explicit(s->stop, memory_order_relaxed))) {
+        cell = pick(s);
+        if (cell >= 0) break;
+        /* no cell left is free, so another thread holds one of its bands and
+         * gives it back before long; a thread that stops gives back too */
+        pthread_cond_wait(&s->freed, &s->lock);
+    }
+    if (cell >= 0) {
+        s->left[cell] = 0;
+        s->cells_left--;
+        s->row_busy[cell / B] = s->col_busy[cell % B] = 1;
+    }
+    pthread_mutex_unlock(&s->lock);
+    return cell;
+}
+
+void wv_glove_scheduler_give(wv_glove_scheduler *s, int cell) {
+    const int B = s->grid.bands;
+    pthread_mutex_lock(&s->lock);
+    s->row_busy[cell / B] = s->col_busy[cell % B] = 0;
+    pthread_cond_broadcast(&s->freed);
+    pthread_mutex_unlock(&s->lock);
+}

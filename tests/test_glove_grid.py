@@ -1,0 +1,135 @@
+"""GloVe on a grid (FPSG-style scheduling, csrc/glove_grid.c): the records
+of a grid are exactly make_records' records, sorted into the cells of
+contiguous id bands of about equal work; training cell by cell on several
+threads visits every record once an epoch, converges as the single
+shuffled order does, recovers planted groups, is reproducible on one
+thread, and stops when asked."""
+
+import numpy as np
+import pytest
+
+from wv_engine import _glove, cooccur
+from wv_engine.glove import GloVe
+
+
+@pytest.fixture(scope="module")
+def sentences(make_zipf_sentences):
+    return make_zipf_sentences(n_lines=2000, vocab=400, seed=3)
+
+
+def csr_of(sentences, model):
+    m = cooccur.count(sentences, model.vocab, model.window, progress=False).tocsr().astype(np.float32)
+    m.sort_indices()
+    return m.indptr.astype(np.int64), m.indices.astype(np.int32), m.data
+
+
+def model(**kw):
+    return GloVe(**{**dict(dim=10, window=5, epochs=6, min_count=1, x_max=10, seed=5, threads=1), **kw})
+
+
+def test_grid_records_are_the_records_sorted_into_cells_of_id_bands(sentences, record_set):
+    m = model()
+    m.build_vocab(sentences)
+    csr = csr_of(sentences, m)
+    plain = _glove.make_records(*csr, 10.0, 0.75, 5)
+    B = 6
+    records, cells = _glove.make_grid_records(*csr, 10.0, 0.75, 5, B)
+    assert cells.shape == (B * B + 1,) and cells[0] == 0 and cells[-1] == len(plain)
+    np.testing.assert_array_equal(record_set(records), record_set(plain))
+    cell_of = np.repeat(np.arange(B * B), np.diff(cells))
+    rb, cb = cell_of // B, cell_of % B
+    # each band is a contiguous range of ids, the bands in id order, alike for rows and columns
+    for ids, band in ((records["row"], rb), (records["col"], cb)):
+        lo = np.array([ids[band == b].min() for b in range(B)])
+        hi = np.array([ids[band == b].max() for b in range(B)])
+        assert np.all(hi[:-1] < lo[1:])
+    # about equal work per row band, although the counts are Zipfian
+    work = np.bincount(rb, minlength=B)
+    assert work.max() < 2 * len(records) / B and work.min() > len(records) / (2 * B)
+    # within a cell the order is shuffled, not the CSR order
+    first = records[cells[0]:cells[1]]
+    assert not np.all(np.diff(first["row"].astype(np.int64) * 10**6 + first["col"]) > 0)
+
+
+def test_cell_by_cell_training_converges_as_the_single_order_and_sees_every_record(sentences):
+    grid = model(threads=4, grid=5).fit(sentences, progress=False)
+    plain = model(threads=4, grid=0).fit(sentences, progress=False)
+    assert grid._cells is not None and plain._cells is None
+    n = len(grid._records)
+    assert [e.records for e in grid.last_stats.epochs] == [n] * 6 and grid._core.words_done == n
+    a, b = grid.last_stats.epoch_cost, plain.last_stats.epoch_cost
+    assert a[-1] < 0.9 * a[0]
+    assert abs(a[-1] - b[-1]) < 0.05 * b[-1]
+
+
+def test_grid_recovers_planted_groups():
+    rng = np.random.default_rng(1)
+    groups = [[f"g{t}w{w}" for w in range(6)] for t in range(5)]
+    every = [w for g in groups for w in g]
+    corpus = [[g[rng.integers(6)] if rng.random() < 0.7 else every[rng.integers(30)] for _ in range(10)]
+              for g in (groups[rng.integers(5)] for _ in range(3000))]
+    m = GloVe(dim=10, window=5, min_count=1, epochs=15, x_max=10, threads=3, grid=4).fit(corpus, progress=False)
+    hits = sum(x in g for g in groups for w in g for x, _ in m.vectors.most_similar(w, topn=5))
+    assert hits / (5 * 6 * 5) > 0.9
+
+
+def test_one_thread_on_a_grid_is_reproducible(sentences):
+    """(Resuming on a grid: test_glove.py's checkpoint test.)"""
+    straight = model(grid=3, epochs=3).fit(sentences, progress=False)
+    again = model(grid=3, epochs=3).fit(sentences, progress=False)
+    for k in straight.params:
+        np.testing.assert_array_equal(straight.params[k], again.params[k], err_msg=k)
+
+
+def test_the_default_is_glove_c_order(sentences):
+    m = model(threads=2).fit(sentences, progress=False)
+    assert m.grid == 0 and m._cells is None and m.last_stats.grid_bands == 0
+
+
+def test_a_stop_ends_a_grid_epoch(sentences):
+    m = model(threads=4, grid=8, epochs=1)
+    m.build_vocab(sentences)
+    m.count_records(sentences, progress=False)
+    core = _glove.GloVeCore(eta=m.eta, **m.params)
+    core.set_records(m._records, m._cells, 1)
+    core.start_epoch(4, 1)
+    core.request_stop()
+    assert core.wait(30.0)
+    core.join_epoch()
+
+
+@pytest.mark.parametrize("grid", [-1, 257, 2.5, "4", None])
+def test_bad_grid_is_refused(grid):
+    with pytest.raises(ValueError, match="grid"):
+        GloVe(grid=grid)
+
+
+def test_cells_that_do_not_fit_the_records_are_refused(sentences):
+    m = model(grid=3)
+    m.build_vocab(sentences)
+    m.count_records(sentences, progress=False)
+    core = _glove.GloVeCore(eta=m.eta, **m.params)
+    for bad in (m._cells[:-1], m._cells[::-1], np.append(m._cells[:-1], len(m._records) + 1)):
+        with pytest.raises(ValueError, match="cells"):
+            core.set_records(m._records, bad)
+    with pytest.raises(ValueError, match="bands"):
+        _glove.make_grid_records(*csr_of(sentences, m), 10.0, 0.75, 5, 0)
+
+
+def test_out_of_core_blocks_train_on_the_grid_too(sentences, tmp_path):
+    """Each block sorted into the cells of bands cut from block 0's records:
+    every record once an epoch, on two threads; costs near the in-memory
+    grid's (not as near as without a grid: docs/performance.md)."""
+    ooc = model(threads=2, memory_limit="1M", tmp_dir=str(tmp_path), epochs=4, grid=8)
+    ooc.build_vocab(sentences)
+    n = ooc.count_records(sentences, progress=False)
+    mem = model(threads=2, memory_limit="64M", epochs=4, grid=8)
+    mem.build_vocab(sentences)
+    assert mem.count_records(sentences, progress=False) == n
+    a, b = ooc.train(progress=False), mem.train(progress=False)
+    assert ooc.record_blocks >= 2 and a.out_of_core and a.grid_bands == b.grid_bands == 8
+    assert [e.records for e in a.epochs] == [n] * 4 and ooc._core.words_done == n
+    np.testing.assert_allclose(a.epoch_cost, b.epoch_cost, rtol=0.15)
+    with pytest.raises(ValueError, match="grid of 8 bands"):
+        ooc.grid = 3
+        ooc.train(epochs=1, progress=False)
