@@ -304,6 +304,12 @@ def test_checkpoint_resume_equals_training_straight_through(topics, tmp_path, gr
     first.save_checkpoint(tmp_path / "ck.npz")
     resumed = GloVe.load_checkpoint(tmp_path / "ck.npz")
     assert resumed.epochs_trained == 2 and resumed.grid == grid
+    assert not resumed._limit_given  # no memory_limit given: the resumed run takes the default, as the first
+    limited = GloVe(dim=6, min_count=1, epochs=1, threads=1, memory_limit="64M")
+    limited.fit(corpus, progress=False)
+    limited.save_checkpoint(tmp_path / "limited.npz")
+    again = GloVe.load_checkpoint(tmp_path / "limited.npz")
+    assert again._limit_given and again.memory_limit == 64 << 20
     resumed.train(resumed.count(corpus, progress=False), epochs=2, progress=False)
     for k in straight.params:
         np.testing.assert_array_equal(straight.params[k], resumed.params[k], err_msg=k)

@@ -388,7 +388,9 @@ class GloVe:
         .npz (no pickle), written atomically: load_checkpoint resumes."""
         if self.vocab is None or self.params is None:
             raise RuntimeError("nothing to save: the model has no parameters yet")
-        meta = {"version": CHECKPOINT_VERSION, "config": self.config(), "epochs_trained": self.epochs_trained,
+        # a limit not given stays not given: the resumed run takes its default on its own machine
+        config = {**self.config(), **({} if self._limit_given else {"memory_limit": None})}
+        meta = {"version": CHECKPOINT_VERSION, "config": config, "epochs_trained": self.epochs_trained,
                 "history": [e.__dict__ for e in self.history]}
         words = [w.encode("utf-8", "surrogateescape") for w in self.vocab.words]
         if any(b"\n" in w for w in words):
