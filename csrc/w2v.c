@@ -22,7 +22,9 @@ void wv_w2v_model_init(wv_w2v_model *m) {
 
 float wv_w2v_current_alpha(const wv_w2v_model *m) {
     double done = (double)atomic_load_explicit(&m->words_done, memory_order_relaxed);
-    double alpha = m->cfg.alpha * (1.0 - done / ((double)m->schedule_words + 1.0));
+    double progress = done / ((double)m->schedule_words + 1.0);
+    double end = m->cfg.linear_decay ? m->cfg.min_alpha : 0.0;
+    double alpha = m->cfg.alpha - (m->cfg.alpha - end) * progress;
     return (float)(alpha > m->cfg.min_alpha ? alpha : m->cfg.min_alpha);
 }
 

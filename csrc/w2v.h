@@ -24,7 +24,11 @@ typedef struct {
     int max_sentence_length;
     int cbow_mean;          /* 1: mean of context vectors (word2vec.c); 0: sum */
     int shrink_windows;     /* 1: radius uniform in 1..window (word2vec.c) */
-    float alpha, min_alpha; /* linear decay from alpha to min_alpha */
+    /* The learning rate at a progress p in [0, 1]: alpha - (alpha - min_alpha) x p
+     * (linear_decay, gensim's line), or alpha x (1 - p) floored at min_alpha
+     * (word2vec.c). */
+    float alpha, min_alpha;
+    int linear_decay;
     uint64_t seed;
     int shared_negatives;   /* SG-NS: one negative set per window (loss_ns_window.c); window <= 64, negative <= 63 */
     int32_t hot_rows;       /* output rows each thread keeps a private copy of

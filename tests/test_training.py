@@ -339,12 +339,38 @@ def test_progress_shows_the_epochs_running_loss(monkeypatch):
     assert abs(losses[-1] - model.history[-1].loss) < 0.05 * model.history[-1].loss
 
 
+def test_the_schedule_sets_where_the_learning_rate_ends(topics_corpus):
+    """With negative sampling by default the rate falls on a line from alpha
+    to min_alpha = alpha / (2 x epochs); with schedule='word2vec' (HS's
+    default) as word2vec.c: alpha x (1 - progress) floored at min_alpha =
+    alpha x 1e-4; a min_alpha given wins. Read back from the rate the core
+    reached at the end of each epoch."""
+    _, corpus = topics_corpus
+    ends = {}
+    for name, kw in (("epochs", {}), ("word2vec", dict(schedule="word2vec")),
+                     ("floored", dict(schedule="word2vec", min_alpha=0.015)), ("line", dict(min_alpha=0.015))):
+        m = Word2Vec(dim=8, min_count=1, epochs=4, threads=1, alpha=0.04, **kw)
+        m.fit(corpus, progress=False)
+        ends[name] = (m.min_alpha, [e.alpha for e in m.history])
+    assert ends["epochs"][0] == pytest.approx(0.04 / 8) and ends["word2vec"][0] == pytest.approx(0.04 * 1e-4)
+    quarters = np.arange(1, 5) / 4
+    for name in ("epochs", "line"):  # a quarter further down the line from 0.04 to the end each epoch
+        end, alphas = ends[name]
+        np.testing.assert_allclose(alphas, 0.04 - (0.04 - end) * quarters, rtol=0.02, atol=1e-5)
+    for name in ("word2vec", "floored"):  # a quarter further down the line to 0, or on the floor
+        end, alphas = ends[name]
+        np.testing.assert_allclose(alphas, np.maximum(0.04 * (1 - quarters), end), rtol=0.02, atol=1e-5)
+    assert Word2Vec(schedule="word2vec").config()["schedule"] == "word2vec"
+    assert Word2Vec(loss="hs").schedule == "word2vec" and Word2Vec(loss="hs").min_alpha == pytest.approx(0.025e-4)
+    assert Word2Vec(loss="ns").schedule == "epochs"
+
+
 # ---- bad input ---------------------------------------------------------------
 @pytest.mark.parametrize("kwargs,match", [
     (dict(dim=0), "dim"), (dict(window=0), "window"), (dict(negative=0), "negative"),
     (dict(epochs=0), "epochs"), (dict(threads=0), "threads"), (dict(sample=-1e-3), "sample"),
     (dict(alpha=-0.1), "alpha"), (dict(arch="glove"), "arch"), (dict(loss="nce"), "loss"),
-    (dict(min_count=-1), "min_count"),
+    (dict(min_count=-1), "min_count"), (dict(schedule="cosine"), "schedule"),
 ])
 def test_bad_settings_are_named(kwargs, match):
     with pytest.raises(ValueError, match=match):

@@ -39,6 +39,7 @@ cdef extern from "w2v.h":
         int arch, loss, dim, window, negative, max_sentence_length
         int cbow_mean, shrink_windows
         float alpha, min_alpha
+        int linear_decay
         uint64_t seed
         int shared_negatives
         int32_t hot_rows
@@ -276,10 +277,12 @@ cdef class Word2VecCore:
         self._keep = tuple(keep)
 
     def set_corpus(self, const int32_t[::1] ids not None, int64_t schedule_words, double alpha, double min_alpha,
-                   int64_t words_done=0):
+                   int64_t words_done=0, bint linear_decay=False):
         """Attaches the id stream (checked once: every id in [-1, V)) and
         starts a learning-rate schedule over schedule_words words, of which
-        words_done are already behind (a resumed schedule)."""
+        words_done are already behind (a resumed schedule): alpha falling
+        on a line to min_alpha (linear_decay) or word2vec.c's line to zero
+        floored at min_alpha (w2v.h)."""
         self._schedule(schedule_words, alpha, min_alpha, words_done)
         arr = np.asarray(ids)
         if arr.size == 0:
@@ -289,11 +292,11 @@ cdef class Word2VecCore:
         self.m.ids = &ids[0]
         self.m.ids_fd = -1
         self.m.n_ids = ids.shape[0]
-        self._start_schedule(schedule_words, alpha, min_alpha, words_done)
+        self._start_schedule(schedule_words, alpha, min_alpha, words_done, linear_decay)
         self._keep = self._keep[:] + (ids,)
 
     def set_corpus_file(self, file, int64_t n_ids, int64_t schedule_words, double alpha, double min_alpha,
-                        int64_t words_done=0):
+                        int64_t words_done=0, bint linear_decay=False):
         """Attaches ids held in an open file (int32, native byte order, from
         its start): the workers read them chunk by chunk, so memory stays
         bounded whatever the corpus size; they check each chunk's ids
@@ -308,7 +311,7 @@ cdef class Word2VecCore:
         self.m.ids = NULL
         self.m.ids_fd = file.fileno()
         self.m.n_ids = n_ids
-        self._start_schedule(schedule_words, alpha, min_alpha, words_done)
+        self._start_schedule(schedule_words, alpha, min_alpha, words_done, linear_decay)
         self._keep = self._keep[:] + (file,)
 
     def _schedule(self, int64_t schedule_words, double alpha, double min_alpha, int64_t words_done):
@@ -317,10 +320,12 @@ cdef class Word2VecCore:
         if not 0 <= words_done <= schedule_words:
             raise ValueError(f"words_done must be in [0, schedule_words], got {words_done}")
 
-    def _start_schedule(self, int64_t schedule_words, double alpha, double min_alpha, int64_t words_done):
+    def _start_schedule(self, int64_t schedule_words, double alpha, double min_alpha, int64_t words_done,
+                        bint linear_decay):
         self.m.schedule_words = schedule_words
         self.m.cfg.alpha = alpha
         self.m.cfg.min_alpha = min_alpha
+        self.m.cfg.linear_decay = linear_decay
         wv_w2v_set_progress(&self.m, words_done)
 
     def start_epoch(self, int epoch, int threads, int64_t first_claim=0, int64_t regions=0):

@@ -100,7 +100,11 @@ def _add_word2vec(sub) -> None:
     p.add_argument("--alpha", type=positive_float, default=None,
                    help="initial learning rate (default 0.025 skip-gram, 0.05 CBOW)")
     p.add_argument("--min-alpha", type=_number(float, 0, None), default=None,
-                   help="final learning rate (default alpha * 1e-4)")
+                   help="final learning rate (default: set by --schedule)")
+    p.add_argument("--schedule", choices=["epochs", "word2vec"], default=None,
+                   help="'epochs': the learning rate falls on a line from alpha to min-alpha, by default "
+                        "alpha / (2 x epochs); 'word2vec': as word2vec.c, alpha x (1 - progress) floored at "
+                        "min-alpha, by default alpha * 1e-4 (default: 'epochs' with --loss ns, else 'word2vec')")
     p.add_argument("--threads", type=positive_int, default=None, help="default: the usable cores")
     p.add_argument("--seed", type=_number(int, 0, 2**64 - 1), default=1)
     p.add_argument("--format", choices=list(FORMATS), default="bin",
@@ -463,8 +467,8 @@ def _atomic_json(path: str, data: dict) -> None:
 
 # Settings a checkpoint fixes: a flag given on --resume must agree with it.
 WORD2VEC_FIXED = ("arch", "loss", "dim", "window", "negative", "min_count", "sample", "epochs", "alpha",
-                  "min_alpha", "seed", "max_vocab_size", "max_final_vocab", "ns_exponent", "max_sentence_length",
-                  "shared_negatives")
+                  "min_alpha", "schedule", "seed", "max_vocab_size", "max_final_vocab", "ns_exponent",
+                  "max_sentence_length", "shared_negatives")
 GLOVE_FIXED = ("dim", "window", "x_max", "alpha", "eta", "min_count", "seed", "max_vocab_size")
 
 
@@ -515,7 +519,8 @@ def run_word2vec(args) -> int:
             model = Word2Vec(arch=args.arch, loss=args.loss, dim=args.dim, window=args.window,
                              negative=args.negative, min_count=args.min_count, sample=args.sample,
                              epochs=args.epochs, alpha=args.alpha, min_alpha=args.min_alpha,
-                             threads=args.threads, seed=args.seed, max_vocab_size=args.max_vocab_size,
+                             schedule=args.schedule, threads=args.threads, seed=args.seed,
+                             max_vocab_size=args.max_vocab_size,
                              max_final_vocab=args.max_final_vocab, ns_exponent=args.ns_exponent,
                              max_sentence_length=args.max_sentence_length,
                              shared_negatives=args.shared_negatives, tmp_dir=args.tmp_dir,

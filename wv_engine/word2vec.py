@@ -34,6 +34,7 @@ SOFTMAX_MAX_VOCAB = 20000  # the exact softmax is O(V) per prediction
 
 MODEL_FORMAT = "wv_engine.word2vec"  # the metadata's "trainer" of a saved Word2Vec
 MODEL_VERSION = 1
+SCHEDULES = ("epochs", "word2vec")  # where the learning rate ends by default (class docstring)
 # Where an epoch stands at its start: the claims of chunks done (and the
 # regions they were taken from), the words done in the schedule when it
 # paused, and the loss and examples of its part already trained.
@@ -45,8 +46,19 @@ class Word2Vec:
 
     Defaults are word2vec.c's: skip-gram, negative sampling with 5 negatives,
     window 5, sample 1e-3, min_count 5, 5 epochs, dim 100, alpha 0.025 for
-    skip-gram and 0.05 for CBOW decaying linearly to alpha * 1e-4, CBOW
-    averaging its context. `seed` makes single-thread runs bit-reproducible.
+    skip-gram and 0.05 for CBOW, CBOW averaging its context; but for how the
+    learning rate falls with negative sampling (schedule). `seed` makes single-thread runs bit-reproducible.
+
+    schedule: how the learning rate falls over all the words of all epochs.
+    "epochs": on a line from alpha to min_alpha, by default alpha / (2 x
+    epochs), so that one epoch ends at alpha / 2 (where gensim's corpus_file
+    run on 2 workers ends) and more epochs end lower. "word2vec":
+    word2vec.c's alpha x (1 - progress), floored at min_alpha, by default
+    alpha x 1e-4. None (the default): "epochs" for negative sampling,
+    "word2vec" for hierarchical softmax and the exact softmax, the better
+    of the two for each on wiki_17m over three test sets
+    (docs/performance.md, "The learning-rate schedule"). A min_alpha given
+    wins over either default.
 
     hot_rows: with several threads, each keeps a private copy of this many
     of the most contended output rows (the most frequent words' NS rows, the
@@ -74,7 +86,7 @@ class Word2Vec:
 
     def __init__(self, *, arch: str = "skipgram", loss: str = "ns", dim: int = 100, window: int = 5,
                  negative: int = 5, min_count: int = 5, sample: float = 1e-3, epochs: int = 5,
-                 alpha: float | None = None, min_alpha: float | None = None,
+                 alpha: float | None = None, min_alpha: float | None = None, schedule: str | None = None,
                  threads: int | None = None, seed: int = 1, max_vocab_size: int | None = None,
                  max_final_vocab: int | None = None, ns_exponent: float = 0.75,
                  cbow_mean: bool = True, shrink_windows: bool = True,
@@ -92,8 +104,11 @@ class Word2Vec:
         if alpha is None:
             alpha = 0.05 if arch == "cbow" else 0.025
         _check("alpha", alpha, 0 < alpha < 10, "in (0, 10)")
+        if schedule is None:
+            schedule = "epochs" if loss == "ns" else "word2vec"
+        _check("schedule", schedule, schedule in SCHEDULES, f"one of {SCHEDULES} or None")
         if min_alpha is None:
-            min_alpha = alpha * 1e-4
+            min_alpha = alpha * 1e-4 if schedule == "word2vec" else alpha / (2 * epochs)
         _check("min_alpha", min_alpha, 0 <= min_alpha <= alpha, f"in [0, alpha={alpha}]")
         threads = resolve_threads(threads)
         _check("seed", seed, isinstance(seed, (int, np.integer)) and 0 <= seed < 2**64,
@@ -102,7 +117,7 @@ class Word2Vec:
         self.arch, self.loss, self.dim, self.window = arch, loss, int(dim), int(window)
         self.negative = int(negative)
         self.min_count, self.sample, self.epochs = int(min_count), float(sample), int(epochs)
-        self.alpha, self.min_alpha = float(alpha), float(min_alpha)
+        self.alpha, self.min_alpha, self.schedule = float(alpha), float(min_alpha), schedule
         self.threads, self.seed = int(threads), int(seed)
         self.max_vocab_size, self.max_final_vocab = max_vocab_size, max_final_vocab
         self.ns_exponent, self.cbow_mean = float(ns_exponent), bool(cbow_mean)
@@ -137,7 +152,7 @@ class Word2Vec:
         """The settings as a JSON-serialisable dict (stored with saved vectors)."""
         return {k: getattr(self, k) for k in (
             "arch", "loss", "dim", "window", "negative", "min_count", "sample", "epochs", "alpha",
-            "min_alpha", "threads", "seed", "max_vocab_size", "max_final_vocab", "ns_exponent",
+            "min_alpha", "schedule", "threads", "seed", "max_vocab_size", "max_final_vocab", "ns_exponent",
             "cbow_mean", "shrink_windows", "max_sentence_length", "hot_rows", "shared_negatives", "tmp_dir",
             "ids_on_disk")}
 
@@ -356,7 +371,8 @@ class Word2Vec:
             self._core = self._make_core()
         core = self._core
         words_done = schedule["words_done"] if schedule["claim"] else schedule["epochs_done"] * encoded.words
-        schedule_args = (schedule["epochs"] * encoded.words, schedule["alpha"], schedule["min_alpha"], words_done)
+        schedule_args = (schedule["epochs"] * encoded.words, schedule["alpha"], schedule["min_alpha"], words_done,
+                         schedule.get("linear_decay", False))  # saved before the flag: word2vec.c's
         if encoded.file is not None:  # ids on disk: the threads read them chunk by chunk
             core.set_corpus_file(encoded.file, len(encoded.ids), *schedule_args)
         else:
@@ -429,7 +445,7 @@ class Word2Vec:
             return schedule
         return {"epochs": self.epochs if epochs is None else int(epochs), "epochs_done": 0,
                 "corpus_words": encoded.words, "corpus": encoded.source, "alpha": self.alpha,
-                "min_alpha": self.min_alpha, **_EPOCH_START}
+                "min_alpha": self.min_alpha, "linear_decay": self.schedule != "word2vec", **_EPOCH_START}
 
     @property
     def unfinished_epochs(self) -> int:
@@ -578,6 +594,7 @@ class Word2Vec:
             if schedule is not None:
                 schedule = {**{k: schedule[k] for k in ("epochs", "epochs_done", "corpus_words", "alpha",
                                                         "min_alpha")},
+                            "linear_decay": bool(schedule.get("linear_decay", False)),
                             **{k: type(v)(schedule.get(k, v)) for k, v in _EPOCH_START.items()}}
                 corpus = state["schedule"].get("corpus")
                 schedule["corpus"] = None if corpus is None else {k: corpus[k] for k in (

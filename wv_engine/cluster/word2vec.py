@@ -76,7 +76,7 @@ def train_slice(ids: np.ndarray, weights: tuple[np.ndarray, np.ndarray], vocab, 
     base_in, base_out = weights
     if n_words == 0:
         return Moves(np.zeros_like(base_in), np.zeros_like(base_out), 1, 0.0, 0, 0)
-    cfg = dict(config, alpha=alpha_start, min_alpha=alpha_end, epochs=1,
+    cfg = dict(config, alpha=alpha_start, min_alpha=alpha_end, epochs=1, schedule="epochs",  # on the line
                seed=(config["seed"] + SEED_STRIDE * (worker_index + 1)) % 2**64)
     # The broadcast arrays are shared with other tasks: never write them. The
     # round index as epochs_trained varies the C core's per-round random streams.
