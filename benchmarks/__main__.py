@@ -1,5 +1,5 @@
 """python -m benchmarks --corpus PATH [--threads 1,2] [--repeats 3] [--quick] [--out DIR]
-    [--word2vec-bin PATH] [--fasttext-bin PATH] [--glove-dir PATH] [--modes sg-ns,cbow-ns,sg-hs,glove]
+    [--word2vec-bin PATH] [--fasttext-bin PATH] [--glove-dir PATH] [--modes sg-ns,cbow-ns,sg-hs,cbow-hs,glove]
 
 Runs wv-engine and its peers on the same corpus with the same settings,
 alternating tools (for repeat: for mode: for threads: for tool), measures
@@ -19,7 +19,7 @@ from .corpus import prepare
 from .runners import GLOVE, MODES, REPO_ROOT, GloVeSettings, Settings, WvEngine, make_tools
 
 QUICK = {"repeats": 1, "threads": "2", "modes": "sg-ns,cbow-ns", "glove_epochs": 3}
-FULL = {"repeats": 3, "threads": "1,2", "modes": "sg-ns,cbow-ns,sg-hs,glove", "glove_epochs": 15}
+FULL = {"repeats": 3, "threads": "1,2", "modes": "sg-ns,cbow-ns,sg-hs,cbow-hs,glove", "glove_epochs": 15}
 ALL_MODES = [*MODES, GLOVE]
 
 
@@ -131,7 +131,7 @@ def main(argv=None) -> int:
         "config": {"repeats": a.repeats, "threads": a.threads, "modes": a.modes, "quick": a.quick,
                    "tools": [t.name for t in tools], "timeout_s": a.timeout},
         "settings": {**settings.to_dict(), "alpha": {m: MODES[m]["alpha"] for m in a.modes if m in MODES},
-                     "min_alpha": "alpha * 1e-4"},
+                     "min_alpha": "alpha * 1e-4 (gensim, word2vec.c); wv-engine's default schedule"},
         "glove_settings": glove_settings.to_dict() if GLOVE in a.modes else None,
         "quality_settings": quality.SETTINGS,
         "machine": machine.describe(REPO_ROOT),

@@ -6,11 +6,11 @@ RESULTS is a run's --out folder or its results.json. Given several, a mode
 found in a later one replaces the same mode of an earlier one. The run the
 README's table comes from:
 
-    python -m benchmarks --corpus wiki_17m.txt.gz --threads 2 --repeats 3 --modes sg-ns,cbow-ns,sg-hs \\
+    python -m benchmarks --corpus wiki_17m.txt.gz --threads 2 --repeats 3 --modes sg-ns,cbow-ns,sg-hs,cbow-hs \\
         --tools wv-engine,gensim,word2vec.c --word2vec-bin /path/to/word2vec --out /tmp/bench_readme
     python -m benchmarks.readme_table /tmp/bench_readme
 
-One row per word2vec mode (skip-gram NS, CBOW NS, skip-gram HS) at one
+One row per word2vec mode (skip-gram NS, CBOW NS, skip-gram HS, CBOW HS) at one
 thread count (default: the largest in the results): wv-engine's median
 whole-process wall time; gensim's and word2vec.c's, each with the ratio of
 its median to wv-engine's; analogy % and WS-353 of wv-engine, with gensim's
@@ -27,7 +27,7 @@ import sys
 
 from .report import OURS, summarize
 
-ROWS = {"sg-ns": "skip-gram NS", "cbow-ns": "CBOW NS", "sg-hs": "skip-gram HS"}
+ROWS = {"sg-ns": "skip-gram NS", "cbow-ns": "CBOW NS", "sg-hs": "skip-gram HS", "cbow-hs": "CBOW HS"}
 PEERS = ("gensim", "word2vec.c")
 DASH = "–"
 

@@ -23,6 +23,7 @@ MODES: dict[str, dict] = {
     "sg-ns": {"arch": "skipgram", "loss": "ns", "sg": 1, "hs": 0, "alpha": 0.025},
     "cbow-ns": {"arch": "cbow", "loss": "ns", "sg": 0, "hs": 0, "alpha": 0.05},
     "sg-hs": {"arch": "skipgram", "loss": "hs", "sg": 1, "hs": 1, "alpha": 0.025},
+    "cbow-hs": {"arch": "cbow", "loss": "hs", "sg": 0, "hs": 1, "alpha": 0.05},
 }
 
 
@@ -64,7 +65,7 @@ def negatives(mode: str, s: Settings) -> int:
 
 
 def min_alpha(mode: str) -> float:
-    return MODES[mode]["alpha"] * 1e-4   # word2vec.c's and wv_engine's floor
+    return MODES[mode]["alpha"] * 1e-4   # word2vec.c's floor, given to gensim (wv-engine: its --schedule)
 
 
 class Tool:
@@ -112,8 +113,8 @@ class WvEngine(Tool):
                "--arch", m["arch"], "--loss", m["loss"], "--dim", str(s.dim), "--window", str(s.window),
                "--sample", repr(s.sample),
                "--min-count", str(s.min_count), "--epochs", str(s.epochs), "--alpha", repr(m["alpha"]),
-               "--min-alpha", repr(min_alpha(mode)), "--threads", str(threads), "--seed", str(s.seed),
-               "--format", "bin", "--stats-json", stats, "--quiet"]
+               "--threads", str(threads), "--seed", str(s.seed),
+               "--format", "bin", "--stats-json", stats, "--quiet"]  # its default schedule (--schedule)
         if not m["hs"]:
             # with --loss hs the core uses no negatives; the CLI rejects --negative 0 (>= 1 only)
             cmd[cmd.index("--sample"):cmd.index("--sample")] = ["--negative", str(s.negative)]
