@@ -324,11 +324,6 @@ wv_status wv_glove_make_records(const int64_t *indptr, const int32_t *indices, c
     }
     wv_rng rng;
     wv_rng_seed(&rng, seed, 0x61C8864680B583EBULL, 0);
-    for (int64_t k = n - 1; k > 0; k--) {
-        int64_t j = (int64_t)(wv_rng_next(&rng) % (uint64_t)(k + 1));
-        wv_glove_record t = out[k];
-        out[k] = out[j];
-        out[j] = t;
-    }
+    wv_glove_shuffle(out, n, &rng);
     return WV_OK;
 }

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "parallel.h"
+#include "rng.h"
 #include "status.h"
 
 #define WV_GLOVE_GRAD_CLIP 100.0f
@@ -31,6 +32,17 @@ static inline void wv_glove_record_of(wv_glove_record *r, int32_t row, int32_t c
     r->col = col;
     r->log_x = (float)log(x);
     r->weight = x > x_max ? 1.0f : (float)pow(x / x_max, alpha);
+}
+
+/* Fisher-Yates over n records with rng: every path that shuffles records
+ * (in memory, a block, a grid's cells) draws alike. */
+static inline void wv_glove_shuffle(wv_glove_record *a, int64_t n, wv_rng *rng) {
+    for (int64_t k = n - 1; k > 0; k--) {
+        int64_t j = (int64_t)(wv_rng_next(rng) % (uint64_t)(k + 1));
+        wv_glove_record t = a[k];
+        a[k] = a[j];
+        a[j] = t;
+    }
 }
 
 typedef struct wv_glove_worker wv_glove_worker;

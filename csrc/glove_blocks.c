@@ -273,18 +273,6 @@ void wv_glove_stream_free(wv_glove_stream *s) {
     memset(s, 0, sizeof *s);
 }
 
-/* Fisher-Yates with a stream of its own per (seed, epoch, what). */
-static void shuffle_records(wv_glove_record *a, int64_t n, uint64_t seed, uint64_t epoch, uint64_t what) {
-    wv_rng rng;
-    wv_rng_seed(&rng, seed, epoch, what);
-    for (int64_t k = n - 1; k > 0; k--) {
-        int64_t j = (int64_t)(wv_rng_next(&rng) % (uint64_t)(k + 1));
-        wv_glove_record t = a[k];
-        a[k] = a[j];
-        a[j] = t;
-    }
-}
-
 wv_status wv_glove_stream_set_grid(wv_glove_stream *s, int bands, int32_t vocab_size) {
     if (s->bands || bands < 1 || bands > WV_GLOVE_MAX_BANDS || vocab_size < 1) return WV_ERR_INVALID;
     const size_t cells = (size_t)bands * (size_t)bands + 1;
@@ -376,14 +364,14 @@ void wv_glove_stream_read(wv_glove_stream *s) {
         int block = s->order[k];
         const int64_t n = atomic_load(&s->blocks->counts[block]);
         wv_status rc = wv_glove_blocks_read(s->blocks, block, buf);
+        wv_rng rng; /* a stream of its own per (seed, epoch, block) */
+        wv_rng_seed(&rng, s->blocks->seed, s->epoch_key, (uint64_t)block);
         if (rc == WV_OK && s->bands) {
-            wv_rng rng;
-            wv_rng_seed(&rng, s->blocks->seed, s->epoch_key, (uint64_t)block);
             rc = wv_glove_grid_sort(buf, n, s->bands, s->band_of, s->cells[k % 2], &rng);
             uint64_t key = s->epoch_key * WV_GLOVE_MAX_BLOCKS + (uint64_t)block;
             if (rc == WV_OK) wv_glove_scheduler_begin(&s->scheduler[k % 2], s->blocks->seed, key, s->stop);
         } else if (rc == WV_OK) {
-            shuffle_records(buf, n, s->blocks->seed, s->epoch_key, (uint64_t)block);
+            wv_glove_shuffle(buf, n, &rng);
         }
         pthread_mutex_lock(&s->lock);
         if (rc) s->error = rc;

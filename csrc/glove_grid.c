@@ -14,14 +14,16 @@ void wv_glove_assign_bands(const int64_t *before, int32_t n_rows, int bands, int
 }
 
 static void shuffle_cells(wv_glove_record *records, int cells, const int64_t *start, wv_rng *rng) {
+    for (int c = 0; c < cells; c++) wv_glove_shuffle(records + start[c], start[c + 1] - start[c], rng);
+}
+
+/* start[c] = the records of the cells before c; count[c] becomes each
+ * cell's first free slot (start[c]). */
+static void cells_from_counts(int64_t *count, int cells, int64_t *start) {
+    start[0] = 0;
     for (int c = 0; c < cells; c++) {
-        wv_glove_record *cell = records + start[c];
-        for (int64_t k = start[c + 1] - start[c] - 1; k > 0; k--) {
-            int64_t j = (int64_t)(wv_rng_next(rng) % (uint64_t)(k + 1));
-            wv_glove_record t = cell[k];
-            cell[k] = cell[j];
-            cell[j] = t;
-        }
+        start[c + 1] = start[c] + count[c];
+        count[c] = start[c];
     }
 }
 
@@ -35,11 +37,7 @@ wv_status wv_glove_grid_sort(wv_glove_record *records, int64_t n, int bands, con
     int64_t *next = calloc((size_t)cells, sizeof *next);
     if (!next) return WV_ERR_NOMEM;
     for (int64_t k = 0; k < n; k++) next[cell_of(&records[k], bands, band_of)]++;
-    start[0] = 0;
-    for (int c = 0; c < cells; c++) {
-        start[c + 1] = start[c] + next[c];
-        next[c] = start[c];
-    }
+    cells_from_counts(next, cells, start);
     /* in place: each record is swapped into the next free slot of its cell
      * until the slot being filled receives one of its own (American flag) */
     for (int c = 0; c < cells; c++) {
@@ -72,11 +70,7 @@ wv_status wv_glove_make_grid_records(const int64_t *indptr, const int32_t *indic
         const int64_t rb = (int64_t)band_of[i] * bands;
         for (int64_t e = indptr[i]; e < indptr[i + 1]; e++) cursor[rb + band_of[indices[e]]]++;
     }
-    start[0] = 0;
-    for (int c = 0; c < cells; c++) {
-        start[c + 1] = start[c] + cursor[c];
-        cursor[c] = start[c];
-    }
+    cells_from_counts(cursor, cells, start);
     for (int32_t i = 0; i < n_rows; i++) {
         const int64_t rb = (int64_t)band_of[i] * bands;
         for (int64_t e = indptr[i]; e < indptr[i + 1]; e++) {
