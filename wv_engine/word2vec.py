@@ -34,7 +34,7 @@ SOFTMAX_MAX_VOCAB = 20000  # the exact softmax is O(V) per prediction
 
 MODEL_FORMAT = "wv_engine.word2vec"  # the metadata's "trainer" of a saved Word2Vec
 MODEL_VERSION = 1
-SCHEDULES = ("epochs", "word2vec")  # where the learning rate ends by default (class docstring)
+SCHEDULES = ("epochs", "word2vec")  # how the learning rate falls (class docstring)
 # Where an epoch stands at its start: the claims of chunks done (and the
 # regions they were taken from), the words done in the schedule when it
 # paused, and the loss and examples of its part already trained.
@@ -47,7 +47,8 @@ class Word2Vec:
     Defaults are word2vec.c's: skip-gram, negative sampling with 5 negatives,
     window 5, sample 1e-3, min_count 5, 5 epochs, dim 100, alpha 0.025 for
     skip-gram and 0.05 for CBOW, CBOW averaging its context; but for how the
-    learning rate falls with negative sampling (schedule). `seed` makes single-thread runs bit-reproducible.
+    learning rate falls with negative sampling (schedule). `seed` makes
+    single-thread runs bit-reproducible.
 
     schedule: how the learning rate falls over all the words of all epochs.
     "epochs": on a line from alpha to min_alpha, by default alpha / (2 x
@@ -372,7 +373,7 @@ class Word2Vec:
         core = self._core
         words_done = schedule["words_done"] if schedule["claim"] else schedule["epochs_done"] * encoded.words
         schedule_args = (schedule["epochs"] * encoded.words, schedule["alpha"], schedule["min_alpha"], words_done,
-                         schedule.get("linear_decay", False))  # saved before the flag: word2vec.c's
+                         schedule["linear_decay"])
         if encoded.file is not None:  # ids on disk: the threads read them chunk by chunk
             core.set_corpus_file(encoded.file, len(encoded.ids), *schedule_args)
         else:
@@ -594,6 +595,7 @@ class Word2Vec:
             if schedule is not None:
                 schedule = {**{k: schedule[k] for k in ("epochs", "epochs_done", "corpus_words", "alpha",
                                                         "min_alpha")},
+                            # saved before the flag existed: word2vec.c's schedule, the only one then
                             "linear_decay": bool(schedule.get("linear_decay", False)),
                             **{k: type(v)(schedule.get(k, v)) for k, v in _EPOCH_START.items()}}
                 corpus = state["schedule"].get("corpus")
