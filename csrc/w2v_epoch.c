@@ -28,8 +28,9 @@
  * places in turn, a coarse shuffle of the text. Corpora are ordered by
  * article and topic; trained in order, the last part of the epoch, where
  * alpha is smallest, would see one stretch of text only, which costs
- * accuracy at no gain in speed (docs/performance.md). */
-#define MIN_REGIONS 64
+ * analogy accuracy at no gain in speed. More regions than this traded
+ * similarity (SimLex-999) for it (docs/performance.md). */
+#define MIN_REGIONS 16
 
 /* The ids a worker can see: ids[start, end) of the corpus at span[0..]. */
 typedef struct {

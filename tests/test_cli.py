@@ -127,6 +127,17 @@ def test_demo_runs_on_the_shipped_corpus(tmp_path, capsys):
     assert np.isfinite(v.vectors).all()
 
 
+@pytest.mark.parametrize("flags,init_range", [([], 1.0), (["--init-range", "0.5"], 0.5)])
+def test_init_range_flag(corpus_file, tmp_path, flags, init_range):
+    """--init-range sets where the input vectors start (default gensim's 1.0)."""
+    stats = tmp_path / "s.json"
+    assert main(["word2vec", corpus_file, "-o", str(tmp_path / "v.bin"), "--dim", "16", "--min-count", "1",
+                 "--epochs", "1", "--quiet", *flags, "--stats-json", str(stats)]) == 0
+    assert json.loads(stats.read_text())["config"]["init_range"] == init_range
+    with pytest.raises(SystemExit):
+        main(["word2vec", corpus_file, "-o", str(tmp_path / "v.bin"), "--init-range", "0"])
+
+
 @pytest.mark.parametrize("flags,shared", [([], True), (["--shared-negatives"], True),
                                           (["--exact-negatives"], False), (["--arch", "cbow"], False)])
 def test_negatives_flags(corpus_file, tmp_path, flags, shared):

@@ -48,6 +48,22 @@ def test_saved_state_round_trips_and_reads_as_vectors(tmp_path, topics_corpus):
     assert plain.words == model.vocab.words
 
 
+def test_a_model_saved_before_init_range_existed_loads_with_word2vec_c_range(tmp_path, topics_corpus, monkeypatch):
+    """States saved before init_range was a setting were initialised with
+    word2vec.c's 0.5: a loaded one keeps it (for rows a vocabulary update adds)."""
+    _, corpus = topics_corpus
+    path = tmp_path / "m.wv"
+    model = Word2Vec(dim=8, epochs=1, threads=1, min_count=1, init_range=0.5).fit(corpus)
+    config = Word2Vec.config
+    monkeypatch.setattr(Word2Vec, "config", lambda self: {k: v for k, v in config(self).items() if k != "init_range"})
+    model.save(path)
+    assert "init_range" not in Word2Vec.saved_config(path)
+    monkeypatch.undo()
+    assert Word2Vec.load(path).init_range == 0.5
+    Word2Vec(dim=8, epochs=1, threads=1, min_count=1, init_range=2.0).fit(corpus).save(path)
+    assert Word2Vec.load(path).init_range == 2.0
+
+
 def test_a_finished_schedule_starts_anew_and_an_unfinished_one_needs_its_corpus(tmp_path, topics_corpus):
     _, corpus = topics_corpus
     path = tmp_path / "m.wv"

@@ -113,3 +113,15 @@ def test_initial_rows_are_the_same_on_any_number_of_threads():
     np.testing.assert_array_equal(_word2vec.uniform_rows(200_003, 4, seed=3, first_row=11, threads=3), one)
     with pytest.raises(ValueError, match="threads >= 1"):
         _word2vec.uniform_rows(10, 4, seed=3, threads=0)
+
+
+def test_initial_rows_scale_with_the_range():
+    """scale r draws the same uniforms stretched to [-r/dim, r/dim): 0.5 (the
+    default, word2vec.c's) and 1.0 (gensim's) differ by exactly a factor 2."""
+    half = _word2vec.uniform_rows(3000, 8, seed=4)
+    one = _word2vec.uniform_rows(3000, 8, seed=4, scale=1.0)
+    np.testing.assert_allclose(one, 2 * half, rtol=1e-6, atol=0)
+    assert one.min() >= -1.0 / 8 and one.max() < 1.0 / 8 and np.abs(one).max() > 0.99 / 8
+    for bad in (0.0, -1.0, float("nan")):
+        with pytest.raises(ValueError, match="scale > 0"):
+            _word2vec.uniform_rows(10, 4, seed=3, scale=bad)

@@ -10,7 +10,7 @@ import time
 import numpy as np
 import pytest
 
-from wv_engine import CorpusError, EncodedCorpus, Vocabulary, Word2Vec
+from wv_engine import CorpusError, EncodedCorpus, Vocabulary, Word2Vec, _word2vec
 
 
 def sigmoid(x):
@@ -168,12 +168,13 @@ def _id_corpus(lengths, vocab_size=500, seed=0):
 @pytest.mark.parametrize("threads,sentences", [(1, 12_000), (3, 12_000), (8, 12_000), (1, 50_000), (3, 50_000)])
 def test_every_sentence_is_trained_once_whatever_the_thread_count(threads, sentences):
     """Threads claim chunks of the id stream as they go, in an order that
-    interleaves at least 64 regions of the corpus. With fixed windows and no
+    interleaves at least 16 regions of the corpus. With fixed windows and no
     subsampling, skip-gram's predictions are exactly the in-sentence pairs
     within the window, counted here from the sentence lengths: a chunk
     skipped or trained twice, or a sentence cut at a chunk boundary, would
-    change the count. 12,000 sentences are ~20 chunks (visited in order),
-    50,000 are ~90 (64 regions of 2 chunks, the last ones short)."""
+    change the count. 12,000 sentences are ~22 chunks (16 regions of 2
+    chunks, the last ones empty), 50,000 are ~92 (16 regions of 6, the last
+    one short)."""
     lengths = np.random.default_rng(3).integers(1, 60, sentences)
     vocab, corpus = _id_corpus(lengths)
     window = 3
@@ -365,12 +366,31 @@ def test_the_schedule_sets_where_the_learning_rate_ends(topics_corpus):
     assert Word2Vec(loss="ns").schedule == "epochs"
 
 
+@pytest.mark.parametrize("init_range", [None, 0.5, 3.0])
+def test_input_vectors_start_across_the_init_range(topics_corpus, init_range):
+    """Input rows fill [-r/dim, r/dim) (r = 1.0 by default, gensim's; 0.5 is
+    word2vec.c's and draws exactly what uniform_rows draws); output rows start
+    at zero."""
+    _, corpus = topics_corpus
+    kw = {} if init_range is None else dict(init_range=init_range)
+    m = Word2Vec(dim=16, min_count=1, threads=1, seed=5, **kw).build_vocab(corpus)
+    r = 1.0 if init_range is None else init_range
+    assert m.init_range == r and m.config()["init_range"] == r
+    top = np.abs(m.input_vectors).max()
+    assert 0.99 * r / 16 < top < r / 16
+    assert np.all(m.output_vectors == 0)
+    if r == 0.5:
+        np.testing.assert_array_equal(m.input_vectors, _word2vec.uniform_rows(len(m.vocab), 16, seed=5))
+
+
 # ---- bad input ---------------------------------------------------------------
 @pytest.mark.parametrize("kwargs,match", [
     (dict(dim=0), "dim"), (dict(window=0), "window"), (dict(negative=0), "negative"),
     (dict(epochs=0), "epochs"), (dict(threads=0), "threads"), (dict(sample=-1e-3), "sample"),
     (dict(alpha=-0.1), "alpha"), (dict(arch="glove"), "arch"), (dict(loss="nce"), "loss"),
     (dict(min_count=-1), "min_count"), (dict(schedule="cosine"), "schedule"),
+    (dict(init_range=0), "init_range"), (dict(init_range=-1.0), "init_range"),
+    (dict(init_range=float("nan")), "init_range"), (dict(init_range=float("inf")), "init_range"),
 ])
 def test_bad_settings_are_named(kwargs, match):
     with pytest.raises(ValueError, match=match):

@@ -98,39 +98,43 @@ ARCHS = {"skipgram": WV_SKIPGRAM, "cbow": WV_CBOW}
 LOSSES = {"ns": WV_LOSS_NS, "hs": WV_LOSS_HS, "softmax": WV_LOSS_SOFTMAX}
 
 
-def uniform_rows(int64_t rows, int dim, uint64_t seed, uint64_t stream=0, int64_t first_row=0, int threads=1):
-    """A (rows, dim) float32 matrix uniform in [-0.5/dim, 0.5/dim)
-    (word2vec.c's initialisation). Row r draws from its own generator seeded
-    with (seed, stream, first_row + r), so a row's values depend on nothing
-    else: the same rows come out however the matrix is built or grown, and
-    on however many threads (up to `threads`) it is filled."""
-    if rows < 0 or dim < 1 or threads < 1:
-        raise ValueError(f"need rows >= 0, dim >= 1 and threads >= 1, got {rows}, {dim} and {threads}")
+def uniform_rows(int64_t rows, int dim, uint64_t seed, uint64_t stream=0, int64_t first_row=0, int threads=1,
+                 double scale=0.5):
+    """A (rows, dim) float32 matrix uniform in [-scale/dim, scale/dim)
+    (0.5: word2vec.c's initialisation, 1.0: gensim's). Row r draws from its
+    own generator seeded with (seed, stream, first_row + r), so a row's
+    values depend on nothing else: the same rows come out however the matrix
+    is built or grown, and on however many threads (up to `threads`) it is
+    filled."""
+    if rows < 0 or dim < 1 or threads < 1 or not scale > 0:
+        raise ValueError(f"need rows >= 0, dim >= 1, threads >= 1 and scale > 0, "
+                         f"got {rows}, {dim}, {threads} and {scale}")
     out = np.empty((rows, dim), dtype=np.float32)
     parts = max(1, min(threads, rows // 65536))  # first touch of the pages is most of the time
     if parts == 1:
-        fill_uniform_rows(out, seed, stream, first_row)
+        fill_uniform_rows(out, seed, stream, first_row, scale)
         return out
     cuts = [rows * i // parts for i in range(parts + 1)]
     with ThreadPoolExecutor(max_workers=parts) as pool:
-        list(pool.map(lambda i: fill_uniform_rows(out[cuts[i]:cuts[i + 1]], seed, stream, first_row + cuts[i]),
-                      range(parts)))
+        list(pool.map(lambda i: fill_uniform_rows(out[cuts[i]:cuts[i + 1]], seed, stream, first_row + cuts[i],
+                                                  scale), range(parts)))
     return out
 
 
-def fill_uniform_rows(float[:, ::1] out not None, uint64_t seed, uint64_t stream=0, int64_t first_row=0):
+def fill_uniform_rows(float[:, ::1] out not None, uint64_t seed, uint64_t stream=0, int64_t first_row=0,
+                      double scale=0.5):
     """Fills out (rows, dim) with the rows uniform_rows draws for rows
     first_row, first_row + 1, ...: slices of one matrix can be filled on
     several threads at once (the GIL is released)."""
     cdef wv_rng rng
     cdef int64_t r, rows = out.shape[0]
     cdef int c, dim = out.shape[1]
-    cdef float scale = 1.0 / dim if dim else 0.0
+    cdef float width = 2.0 * scale / dim if dim else 0.0
     with nogil:
         for r in range(rows):
             wv_rng_seed(&rng, seed, stream, <uint64_t>(first_row + r))
             for c in range(dim):
-                out[r, c] = (wv_rng_uniform(&rng) - 0.5) * scale
+                out[r, c] = (wv_rng_uniform(&rng) - 0.5) * width
 
 
 def build_alias(weights):

@@ -114,6 +114,9 @@ def _add_word2vec(sub) -> None:
     p.add_argument("--max-final-vocab", type=positive_int, default=None)
     p.add_argument("--ns-exponent", type=_number(float, None, None), default=0.75)
     p.add_argument("--max-sentence-length", type=positive_int, default=1000)
+    p.add_argument("--init-range", type=positive_float, default=1.0,
+                   help="input vectors start uniform in [-R/dim, R/dim): 1.0 as gensim (default), 0.5 as "
+                        "word2vec.c")
     negatives = p.add_mutually_exclusive_group()
     negatives.add_argument("--shared-negatives", dest="shared_negatives", action="store_true", default=None,
                            help="skip-gram NS: one negative set per window, trained as small matrices (the "
@@ -468,7 +471,7 @@ def _atomic_json(path: str, data: dict) -> None:
 # Settings a checkpoint fixes: a flag given on --resume must agree with it.
 WORD2VEC_FIXED = ("arch", "loss", "dim", "window", "negative", "min_count", "sample", "epochs", "alpha",
                   "min_alpha", "schedule", "seed", "max_vocab_size", "max_final_vocab", "ns_exponent",
-                  "max_sentence_length", "shared_negatives")
+                  "max_sentence_length", "shared_negatives", "init_range")
 GLOVE_FIXED = ("dim", "window", "x_max", "alpha", "eta", "min_count", "seed", "max_vocab_size")
 
 
@@ -524,7 +527,7 @@ def run_word2vec(args) -> int:
                              max_final_vocab=args.max_final_vocab, ns_exponent=args.ns_exponent,
                              max_sentence_length=args.max_sentence_length,
                              shared_negatives=args.shared_negatives, tmp_dir=args.tmp_dir,
-                             ids_on_disk=args.ids_on_disk)
+                             ids_on_disk=args.ids_on_disk, init_range=args.init_range)
             _say(args, f"counting words in {args.input}")
             model.build_vocab(args.input, client=client, progress=progress)
         vocab = model.vocab

@@ -47,8 +47,9 @@ class Word2Vec:
     Defaults are word2vec.c's: skip-gram, negative sampling with 5 negatives,
     window 5, sample 1e-3, min_count 5, 5 epochs, dim 100, alpha 0.025 for
     skip-gram and 0.05 for CBOW, CBOW averaging its context; but for how the
-    learning rate falls with negative sampling (schedule). `seed` makes
-    single-thread runs bit-reproducible.
+    learning rate falls with negative sampling (schedule) and how widely the
+    input vectors start (init_range). `seed` makes single-thread runs
+    bit-reproducible.
 
     schedule: how the learning rate falls over all the words of all epochs.
     "epochs": on a line from alpha to min_alpha, by default alpha / (2 x
@@ -60,6 +61,12 @@ class Word2Vec:
     of the two for each on wiki_17m over three test sets
     (docs/performance.md, "The learning-rate schedule"). A min_alpha given
     wins over either default.
+
+    init_range: the input vectors start uniform in [-init_range/dim,
+    init_range/dim), the output vectors at zero. 1.0 (the default) is
+    gensim's range, which gave negative sampling about a point more analogy
+    accuracy at one epoch on wiki_17m (docs/performance.md); 0.5 is
+    word2vec.c's.
 
     hot_rows: with several threads, each keeps a private copy of this many
     of the most contended output rows (the most frequent words' NS rows, the
@@ -92,7 +99,7 @@ class Word2Vec:
                  max_final_vocab: int | None = None, ns_exponent: float = 0.75,
                  cbow_mean: bool = True, shrink_windows: bool = True,
                  max_sentence_length: int = 1000, hot_rows: int | None = None, shared_negatives: bool | None = None,
-                 tmp_dir: str | None = None, ids_on_disk: bool | None = None):
+                 tmp_dir: str | None = None, ids_on_disk: bool | None = None, init_range: float = 1.0):
         _check("arch", arch, arch in ARCHS, f"one of {ARCHS}")
         _check("loss", loss, loss in LOSSES, f"one of {LOSSES}")
         for name, v in [("dim", dim), ("window", window), ("epochs", epochs), ("min_count", min_count),
@@ -115,6 +122,7 @@ class Word2Vec:
         _check("seed", seed, isinstance(seed, (int, np.integer)) and 0 <= seed < 2**64,
                "an integer in [0, 2**64)")
         _check("ns_exponent", ns_exponent, np.isfinite(ns_exponent), "finite")
+        _check("init_range", init_range, np.isfinite(init_range) and init_range > 0, "finite and > 0")
         self.arch, self.loss, self.dim, self.window = arch, loss, int(dim), int(window)
         self.negative = int(negative)
         self.min_count, self.sample, self.epochs = int(min_count), float(sample), int(epochs)
@@ -135,6 +143,7 @@ class Word2Vec:
         self.shared_negatives = bool(shared_negatives) and arch == "skipgram" and loss == "ns"
         _check("ids_on_disk", ids_on_disk, ids_on_disk in (None, True, False), "None, True or False")
         self.tmp_dir, self.ids_on_disk = tmp_dir, ids_on_disk
+        self.init_range = float(init_range)
 
         self.vocab: Vocabulary | None = None
         self.input_vectors: np.ndarray | None = None
@@ -155,14 +164,14 @@ class Word2Vec:
             "arch", "loss", "dim", "window", "negative", "min_count", "sample", "epochs", "alpha",
             "min_alpha", "schedule", "threads", "seed", "max_vocab_size", "max_final_vocab", "ns_exponent",
             "cbow_mean", "shrink_windows", "max_sentence_length", "hot_rows", "shared_negatives", "tmp_dir",
-            "ids_on_disk")}
+            "ids_on_disk", "init_range")}
 
     # ---- vocabulary -----------------------------------------------------
     def build_vocab(self, corpus: CorpusSource | None = None, *, vocab: Vocabulary | None = None,
                     client=None, progress: bool | None = None) -> "Word2Vec":
         """Counts the corpus (or takes a ready Vocabulary) and allocates the
-        weights: input vectors uniform in [-0.5/dim, 0.5/dim) from the seed,
-        output vectors zero (word2vec.c's initialisation). With a
+        weights: input vectors uniform in [-init_range/dim, init_range/dim)
+        from the seed, output vectors zero. With a
         dask.distributed client the workers count the file(s).
 
         A plain file counted on several threads (no max_vocab_size, ids in
@@ -228,10 +237,9 @@ class Word2Vec:
         return encoded
 
     def _initial_rows(self, rows: int, first_row: int = 0, stream: int = 0) -> np.ndarray:
-        """Input rows uniform in [-0.5/dim, 0.5/dim) (word2vec.c's
-        initialisation), drawn in C from the seed, the stream and each
-        row's index."""
-        return _word2vec.uniform_rows(rows, self.dim, self.seed, stream, first_row, self.threads)
+        """Input rows uniform in [-init_range/dim, init_range/dim), drawn in
+        C from the seed, the stream and each row's index."""
+        return _word2vec.uniform_rows(rows, self.dim, self.seed, stream, first_row, self.threads, self.init_range)
 
     def _new_weights(self, corpus: CorpusSource | None) -> None:
         """Forgets what was built on the previous vocabulary and weights (core, encoded corpus,
@@ -584,7 +592,8 @@ class Word2Vec:
             raise FormatError(path, "the saved model has no word counts")
         output = formats.read_native_section(path, "output_vectors")
         try:
-            config = {**state["config"], **overrides}
+            # saved before init_range existed: word2vec.c's range, the only one then
+            config = {"init_range": 0.5, **state["config"], **overrides}
             vocab = Vocabulary(words, counts, total_tokens=state["total_tokens"],
                                distinct_words=state["distinct_words"])
             # read into fresh arrays already: no second copy of a model-sized matrix
