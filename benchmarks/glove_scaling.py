@@ -14,7 +14,7 @@ import json
 import os
 import time
 
-from wv_engine import Vocabulary, cooccur
+from wv_engine import Vocabulary, _glove, cooccur
 from wv_engine.corpus import encode
 from wv_engine.glove import GloVe
 
@@ -42,7 +42,7 @@ def main(argv=None) -> None:
         matrix = cooccur.count(enc, vocab, args.window, threads=n, memory_limit="2G", progress=False)
         count_s = time.perf_counter() - t0
         for grid in grids:
-            bands = min(256, 4 * n) if grid == "4x" else int(grid)
+            bands = min(_glove.MAX_BANDS, 4 * n) if grid == "4x" else int(grid)
             m = GloVe(dim=100, window=args.window, x_max=10, epochs=args.epochs, threads=n, grid=bands)
             m.build_vocab(vocab=vocab)
             stats = m.train(matrix, progress=False)

@@ -70,6 +70,10 @@ def test_a_finished_schedule_starts_anew_and_an_unfinished_one_needs_its_corpus(
     model = Word2Vec(dim=8, epochs=2, threads=1, min_count=1)
     model.fit(corpus, callbacks=[lambda m, es: m.save(path) if es.epoch == 0 else None])
     resumed = Word2Vec.load(path)
+    state = resumed.schedule_state
+    assert state["epochs"] == 2 and state["epochs_done"] == 1 and Word2Vec().schedule_state is None
+    state["epochs_done"] = 2  # a copy: the model's schedule is not changed through it
+    assert resumed.unfinished_epochs == 1
     with pytest.raises(ValueError, match="stopped after epoch 1 of 2"):
         resumed.train(corpus[:100])
     assert resumed.train(corpus[:100], epochs=3).epochs == 3  # epochs given: a new schedule

@@ -516,7 +516,7 @@ def run_word2vec(args) -> int:
             model = Word2Vec.load(args.resume, **_resume_overrides(args, saved, WORD2VEC_FIXED))
             left = model.unfinished_epochs
             _say(args, f"resuming from {args.resume}: {model.epochs_trained} epoch(s) trained, "
-                       + (f"{left} of the run's {model._schedule['epochs']} left" if left else "its run complete")
+                       + (f"{left} of the run's {model.schedule_state['epochs']} left" if left else "its run complete")
                        + "; the settings given agree with it")
         else:
             model = Word2Vec(arch=args.arch, loss=args.loss, dim=args.dim, window=args.window,
@@ -545,7 +545,8 @@ def run_word2vec(args) -> int:
         if finished:  # nothing left to train: the corpus is not even read
             from .epochs import TrainingStats
 
-            stats = TrainingStats(corpus_words=model._schedule["corpus_words"] if model._schedule else 0)
+            state = model.schedule_state
+            stats = TrainingStats(corpus_words=state["corpus_words"] if state else 0)
         else:
             try:
                 stats = model.train(corpus, progress=progress, client=client, sync_words=args.sync_words,

@@ -457,6 +457,13 @@ class Word2Vec:
                 "min_alpha": self.min_alpha, "linear_decay": self.schedule != "word2vec", **_EPOCH_START}
 
     @property
+    def schedule_state(self) -> dict | None:
+        """A copy of where the learning-rate schedule of the last train()
+        call (or the one a loaded model was saved in) stands: its epochs,
+        epochs_done, corpus_words, alpha, min_alpha, ...; None before any."""
+        return None if self._schedule is None else dict(self._schedule)
+
+    @property
     def unfinished_epochs(self) -> int:
         """Epochs left of a train() call this model was saved in the middle
         of (0 when there is none): train() without `epochs` runs them."""
