@@ -13,7 +13,14 @@ same settings, sample --sample); wv-engine once per schedule:
 ("epochs", "word2vec"), "ALPHA:MIN_ALPHA", or "ALPHA:/2E" (min_alpha = alpha /
 (2 x epochs)); an empty ALPHA is the mode's (0.025 skip-gram, 0.05 CBOW). Each run appends one JSON line to OUT/study.jsonl; the
 medians over seeds are printed as a table at the end. Runs are sequential
-(one training at a time on the machine)."""
+(one training at a time on the machine).
+
+    python -m benchmarks.schedule_study --report OUT
+
+prints the tables of every run in OUT/study.jsonl (several invocations may
+append to it): the medians per tool and schedule, and issue #18's check of
+wv-engine's default against the best peer per test set (analogy within 0.3
+points, WS-353 and SimLex-999 within 0.01)."""
 
 from __future__ import annotations
 
@@ -50,8 +57,52 @@ def _run(cmd: list[str]) -> float:
     return round(time.perf_counter() - t0, 2)
 
 
+METRICS = ("analogy", "ws353", "simlex")
+SLACK = {"analogy": 0.3, "ws353": 0.01, "simlex": 0.01}  # issue #18's bars under the best peer
+
+
+def _medians(recs: list[dict]) -> dict:
+    return {k: statistics.median(r[k] for r in recs) for k in (*METRICS, "wall_s")}
+
+
+def report(records: list[dict]) -> str:
+    """The medians table and the check of wv-engine's default against the
+    best peer, per mode and epoch count."""
+    rows: dict[tuple, list[dict]] = {}
+    for r in records:
+        rows.setdefault((r["mode"], r["epochs"], r["tool"], r["schedule"]), []).append(r)
+    out = ["| mode | epochs | tool | schedule | analogy | WS-353 | SimLex | wall s | seeds |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    for (mode, epochs, tool, sched), recs in rows.items():
+        med = _medians(recs)
+        out.append(f"| {mode} | {epochs} | {tool} | {sched or 'its default'} | {med['analogy']:.2f} | "
+                   f"{med['ws353']:.3f} | {med['simlex']:.3f} | {med['wall_s']:.1f} | {len(recs)} |")
+    out += ["", "| mode | epochs | wv-engine (default) | best peer | under the bar |", "|---|---|---|---|---|"]
+    for mode, epochs in dict.fromkeys((k[0], k[1]) for k in rows):
+        ours = rows.get((mode, epochs, "wv-engine", "default"))
+        peers = {k[2]: _medians(v) for k, v in rows.items() if k[:2] == (mode, epochs) and k[2] != "wv-engine"}
+        if not ours or not peers:
+            continue
+        med = _medians(ours)
+        best = {m: max(p[m] for p in peers.values()) for m in METRICS}
+        who = {m: "/".join(t for t, p in peers.items() if p[m] == best[m]) for m in METRICS}
+        short = [f"{m} {med[m] - best[m] + SLACK[m]:+.3f}" for m in METRICS if med[m] < best[m] - SLACK[m]]
+        out.append(f"| {mode} | {epochs} | {med['analogy']:.2f} / {med['ws353']:.3f} / {med['simlex']:.3f} | "
+                   + " / ".join(f"{best[m]:.{2 if m == 'analogy' else 3}f} ({who[m]})" for m in METRICS)
+                   + f" | {', '.join(short) or 'none'} |")
+    return "\n".join(out)
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv[:1] == ["--report"]:
+        if len(argv) != 2:
+            p.error("--report takes the study's output directory")
+        with open(os.path.join(argv[1], "study.jsonl")) as f:
+            print(report([json.loads(line) for line in f if line.strip()]))
+        return 0
     p.add_argument("--corpus", required=True)
     p.add_argument("--out", required=True)
     p.add_argument("--modes", default="cbow-ns", help=f"comma-separated, of {', '.join(MODES)}")
@@ -71,7 +122,7 @@ def main(argv=None) -> int:
     peers = ([] if a.no_gensim else [("gensim", Gensim())]) + (
         [("word2vec.c", Word2VecC(a.word2vec_bin))] if a.word2vec_bin else [])
     log = open(os.path.join(a.out, "study.jsonl"), "a")
-    rows: dict[tuple, list[dict]] = {}
+    records: list[dict] = []
     for mode in a.modes.split(","):
         for epochs in map(int, a.epochs.split(",")):
             for seed in map(int, a.seeds.split(",")):
@@ -90,13 +141,8 @@ def main(argv=None) -> int:
                     print(json.dumps(rec), flush=True)
                     log.write(json.dumps(rec) + "\n")
                     log.flush()
-                    rows.setdefault((mode, epochs, tool, sched), []).append(rec)
-    print("\n| mode | epochs | tool | schedule | analogy | WS-353 | SimLex | wall s | seeds |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    for (mode, epochs, tool, sched), recs in rows.items():
-        med = {k: statistics.median(r[k] for r in recs) for k in ("analogy", "ws353", "simlex", "wall_s")}
-        print(f"| {mode} | {epochs} | {tool} | {sched or 'its default'} | {med['analogy']:.2f} | "
-              f"{med['ws353']:.3f} | {med['simlex']:.3f} | {med['wall_s']:.1f} | {len(recs)} |")
+                    records.append(rec)
+    print("\n" + report(records))
     return 0
 
 

@@ -23,7 +23,7 @@ _added = ROOT not in sys.path
 if _added:
     sys.path.insert(0, ROOT)
 try:
-    from benchmarks import many_cores, readme_table, repeat_text, runners  # noqa: E402
+    from benchmarks import many_cores, readme_table, repeat_text, runners, schedule_study  # noqa: E402
 finally:
     if _added:
         sys.path.remove(ROOT)
@@ -205,3 +205,23 @@ def test_empty_source_leaves_nothing(tmp_path):
     with pytest.raises(ValueError, match="no tokens"):
         repeat_text.repeat_text(str(p), str(tmp_path / "out.txt"), 10, progress=False)
     assert sorted(os.listdir(tmp_path)) == ["empty.txt"]
+
+
+def test_schedule_study_report_checks_the_default_against_the_best_peer_per_test_set():
+    """Issue #18's bars: analogy within 0.3 points of the best peer, WS-353
+    and SimLex within 0.01, each against whichever peer is best on it, on
+    medians over seeds."""
+    def rec(tool, seed, analogy, ws, simlex, schedule=""):
+        return dict(tool=tool, schedule=schedule, mode="cbow-ns", epochs=1, seed=seed, wall_s=1.0,
+                    analogy=analogy, ws353=ws, simlex=simlex)
+    records = [rec("gensim", 1, 12.0, 0.50, 0.26), rec("gensim", 2, 12.4, 0.52, 0.25), rec("gensim", 3, 12.2, 0.51, 0.27),
+               rec("word2vec.c", 1, 8.0, 0.53, 0.20),
+               *(rec("wv-engine", s, a, w, x, "default")
+                 for s, a, w, x in ((1, 11.8, 0.52, 0.245), (2, 11.95, 0.55, 0.25), (3, 20.0, 0.40, 0.30)))]
+    text = schedule_study.report(records)
+    check = text.splitlines()[-1]
+    # medians: ours 11.95 / 0.52 / 0.25; best gensim 12.2 analogy, word2vec.c 0.53 WS, gensim 0.26 SimLex
+    assert "12.20 (gensim)" in check and "0.530 (word2vec.c)" in check and "0.260 (gensim)" in check
+    assert check.endswith("| none |")  # 11.95 >= 11.9, 0.52 >= 0.52, 0.25 >= 0.25
+    records[-2]["analogy"] = 11.5  # median now 11.8: 0.1 under the bar
+    assert schedule_study.report(records).splitlines()[-1].endswith("| analogy -0.100 |")
