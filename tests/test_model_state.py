@@ -48,20 +48,26 @@ def test_saved_state_round_trips_and_reads_as_vectors(tmp_path, topics_corpus):
     assert plain.words == model.vocab.words
 
 
-def test_a_model_saved_before_init_range_existed_loads_with_word2vec_c_range(tmp_path, topics_corpus, monkeypatch):
-    """States saved before init_range was a setting were initialised with
-    word2vec.c's 0.5: a loaded one keeps it (for rows a vocabulary update adds)."""
+def test_a_model_saved_before_schedule_and_init_range_existed_loads_with_word2vec_c_ones(tmp_path, topics_corpus,
+                                                                                          monkeypatch):
+    """States saved before schedule and init_range were settings were trained
+    with word2vec.c's schedule and initialised with its 0.5: a loaded one
+    keeps both (for its next train() call and for rows a vocabulary update
+    adds), not today's defaults for a new model."""
     _, corpus = topics_corpus
     path = tmp_path / "m.wv"
-    model = Word2Vec(dim=8, epochs=1, threads=1, min_count=1, init_range=0.5).fit(corpus)
+    model = Word2Vec(dim=8, epochs=1, threads=1, min_count=1, schedule="word2vec", init_range=0.5).fit(corpus)
     config = Word2Vec.config
-    monkeypatch.setattr(Word2Vec, "config", lambda self: {k: v for k, v in config(self).items() if k != "init_range"})
+    monkeypatch.setattr(Word2Vec, "config", lambda self: {k: v for k, v in config(self).items()
+                                                          if k not in ("schedule", "init_range")})
     model.save(path)
-    assert "init_range" not in Word2Vec.saved_config(path)
+    assert not {"schedule", "init_range"} & set(Word2Vec.saved_config(path))
     monkeypatch.undo()
-    assert Word2Vec.load(path).init_range == 0.5
+    back = Word2Vec.load(path)
+    assert back.init_range == 0.5 and back.schedule == "word2vec" and back.config() == model.config()
     Word2Vec(dim=8, epochs=1, threads=1, min_count=1, init_range=2.0).fit(corpus).save(path)
-    assert Word2Vec.load(path).init_range == 2.0
+    back = Word2Vec.load(path)
+    assert back.init_range == 2.0 and back.schedule == "epochs"
 
 
 def test_a_finished_schedule_starts_anew_and_an_unfinished_one_needs_its_corpus(tmp_path, topics_corpus):

@@ -599,8 +599,8 @@ class Word2Vec:
             raise FormatError(path, "the saved model has no word counts")
         output = formats.read_native_section(path, "output_vectors")
         try:
-            # saved before init_range existed: word2vec.c's range, the only one then
-            config = {"init_range": 0.5, **state["config"], **overrides}
+            # saved before schedule and init_range existed: word2vec.c's, the only ones then
+            config = {"schedule": "word2vec", "init_range": 0.5, **state["config"], **overrides}
             vocab = Vocabulary(words, counts, total_tokens=state["total_tokens"],
                                distinct_words=state["distinct_words"])
             # read into fresh arrays already: no second copy of a model-sized matrix
