@@ -127,15 +127,20 @@ def test_demo_runs_on_the_shipped_corpus(tmp_path, capsys):
     assert np.isfinite(v.vectors).all()
 
 
-@pytest.mark.parametrize("flags,init_range", [([], 1.0), (["--init-range", "0.5"], 0.5)])
-def test_init_range_flag(corpus_file, tmp_path, flags, init_range):
-    """--init-range sets where the input vectors start (default gensim's 1.0)."""
+@pytest.mark.parametrize("flags,key,value", [
+    ([], "init_range", 1.0), (["--init-range", "0.5"], "init_range", 0.5),
+    ([], "regions", None), (["--regions", "2"], "regions", 2),
+])
+def test_model_setting_flags(corpus_file, tmp_path, flags, key, value):
+    """--init-range sets where the input vectors start (default gensim's
+    1.0), --regions how many regions an epoch reads side by side (default
+    None: max(threads, 16)); both land in the model's config."""
     stats = tmp_path / "s.json"
     assert main(["word2vec", corpus_file, "-o", str(tmp_path / "v.bin"), "--dim", "16", "--min-count", "1",
                  "--epochs", "1", "--quiet", *flags, "--stats-json", str(stats)]) == 0
-    assert json.loads(stats.read_text())["config"]["init_range"] == init_range
+    assert json.loads(stats.read_text())["config"][key] == value
     with pytest.raises(SystemExit):
-        main(["word2vec", corpus_file, "-o", str(tmp_path / "v.bin"), "--init-range", "0"])
+        main(["word2vec", corpus_file, "-o", str(tmp_path / "v.bin"), "--" + key.replace("_", "-"), "0"])
 
 
 @pytest.mark.parametrize("flags,shared", [([], True), (["--shared-negatives"], True),

@@ -33,11 +33,11 @@ def test_two_epochs_equal_one_saved_loaded_and_one_more(tmp_path, topics_corpus,
 
 def test_saved_state_round_trips_and_reads_as_vectors(tmp_path, topics_corpus):
     _, corpus = topics_corpus
-    model = Word2Vec(dim=8, epochs=1, threads=1, min_count=1, window=3, negative=4).fit(corpus)
+    model = Word2Vec(dim=8, epochs=1, threads=1, min_count=1, window=3, negative=4, regions=3).fit(corpus)
     path = tmp_path / "m.wv"
     model.save(path)
     back = Word2Vec.load(path, threads=2)
-    assert back.config() == {**model.config(), "threads": 2}
+    assert back.config() == {**model.config(), "threads": 2} and back.regions == 3
     assert back.vocab.words == model.vocab.words
     np.testing.assert_array_equal(back.vocab.counts, model.vocab.counts)
     assert back.vocab.total_tokens == model.vocab.total_tokens
@@ -59,12 +59,13 @@ def test_a_model_saved_before_schedule_and_init_range_existed_loads_with_word2ve
     model = Word2Vec(dim=8, epochs=1, threads=1, min_count=1, schedule="word2vec", init_range=0.5).fit(corpus)
     config = Word2Vec.config
     monkeypatch.setattr(Word2Vec, "config", lambda self: {k: v for k, v in config(self).items()
-                                                          if k not in ("schedule", "init_range")})
+                                                          if k not in ("schedule", "init_range", "regions")})
     model.save(path)
-    assert not {"schedule", "init_range"} & set(Word2Vec.saved_config(path))
+    assert not {"schedule", "init_range", "regions"} & set(Word2Vec.saved_config(path))
     monkeypatch.undo()
     back = Word2Vec.load(path)
     assert back.init_range == 0.5 and back.schedule == "word2vec" and back.config() == model.config()
+    assert back.regions is None  # the default order
     Word2Vec(dim=8, epochs=1, threads=1, min_count=1, init_range=2.0).fit(corpus).save(path)
     back = Word2Vec.load(path)
     assert back.init_range == 2.0 and back.schedule == "epochs"

@@ -150,19 +150,24 @@ def test_single_thread_runs_are_bit_identical(topics_corpus, shared):
     assert not np.array_equal(runs[0].input_vectors, runs[2].input_vectors)
 
 
-def _id_corpus(lengths, vocab_size=500, seed=0):
-    """Sentences of the given lengths of random ids, each ended by -1."""
-    rng = np.random.default_rng(seed)
-    parts = [np.append(rng.integers(0, vocab_size, n), -1) for n in lengths]
-    ids = np.concatenate(parts).astype(np.int32)
+def _encoded(parts, vocab_size):
+    """Sentences of word numbers as a Vocabulary (word "wN" for number N) and
+    the EncodedCorpus of its ids, each sentence ended by -1."""
+    ids = np.concatenate([np.append(p, -1) for p in parts]).astype(np.int32)
     counts = np.bincount(ids[ids >= 0], minlength=vocab_size)
     order = np.argsort(-counts, kind="stable")
     remap = np.empty(vocab_size, np.int32)
     remap[order] = np.arange(vocab_size)  # ids by descending count, as a Vocabulary holds them
     ids = np.where(ids >= 0, remap[np.maximum(ids, 0)], -1).astype(np.int32)
-    vocab = Vocabulary([f"w{i}" for i in range(vocab_size)], counts[order])
+    vocab = Vocabulary([f"w{i}" for i in order], counts[order])
     words = int((ids >= 0).sum())
-    return vocab, EncodedCorpus(ids=ids, tokens=words, words=words, oov=0, sentences=len(lengths))
+    return vocab, EncodedCorpus(ids=ids, tokens=words, words=words, oov=0, sentences=len(parts))
+
+
+def _id_corpus(lengths, vocab_size=500, seed=0):
+    """Sentences of the given lengths of random ids."""
+    rng = np.random.default_rng(seed)
+    return _encoded([rng.integers(0, vocab_size, n) for n in lengths], vocab_size)
 
 
 @pytest.mark.parametrize("threads,sentences", [(1, 12_000), (3, 12_000), (8, 12_000), (1, 50_000), (3, 50_000)])
@@ -187,6 +192,84 @@ def test_every_sentence_is_trained_once_whatever_the_thread_count(threads, sente
     for es in m.last_stats.epoch_stats:
         assert es.words == corpus.words
         assert es.examples == expected
+
+
+CHUNK_IDS = 16384  # csrc/w2v_epoch.c: the unit a thread claims
+
+
+def _chunk_words_corpus(chunks=12, per_chunk=20):
+    """Sentences of 15 words + the end (16 ids), 1,024 to a chunk: chunk c's
+    sentences use only words 1 + c * per_chunk ... (c + 1) * per_chunk, but
+    for its first sentence, all word 0 (a chunk starts after the first
+    sentence end in it, so that sentence is trained with the chunk before)."""
+    rng = np.random.default_rng(8)
+    parts = []
+    for c in range(chunks):
+        parts.append(np.zeros(15, np.int64))
+        parts += [rng.choice(per_chunk, 15, replace=False) + 1 + c * per_chunk
+                  for _ in range(CHUNK_IDS // 16 - 1)]
+    return _encoded(parts, 1 + chunks * per_chunk)
+
+
+def _chunks_trained(regions, last_claims, chunks=12, per_chunk=20):
+    """The chunks whose words' input rows moved when only the last
+    `last_claims` claims of an epoch over `regions` regions were trained."""
+    vocab, corpus = _chunk_words_corpus(chunks, per_chunk)
+    m = Word2Vec(dim=8, min_count=1, sample=0, epochs=1, threads=1, seed=2)
+    m.build_vocab(vocab=vocab)
+    before = m.input_vectors.copy()
+    core = m._make_core()
+    core.set_corpus(corpus.ids, corpus.words, 0.025, 0.0001)
+    per = -(-chunks // regions)
+    core.start_epoch(0, 1, regions * per - last_claims, regions)
+    core.join_epoch()
+    assert core.regions == regions and core.claims == regions * per
+    moved = np.any(m.input_vectors != before, axis=1)
+    number = {i: int(w[1:]) for i, w in enumerate(m.vocab.words)}
+    return sorted({(number[i] - 1) // per_chunk for i in np.flatnonzero(moved) if number[i] > 0})
+
+
+@pytest.mark.parametrize("regions,last_claims,chunks", [
+    (1, 3, [9, 10, 11]),         # one region: the corpus in order, so the last claims are its end
+    (2, 2, [5, 11]),             # two halves side by side: each half's last chunk
+    (4, 4, [2, 5, 8, 11]),       # four regions of 3 chunks: the last chunk of each
+    (4, 5, [2, 5, 8, 10, 11]),   # ... and the chunk before the last of region 3, the claim before those
+    (5, 5, [2, 5, 8, 11]),       # five regions of 3 chunks (the fifth is past the end): its claim is skipped
+])
+def test_an_epoch_reads_its_regions_side_by_side_each_from_start_to_end(regions, last_claims, chunks):
+    """Claims go round the regions, taking the next chunk of each, so the
+    epoch's last claims are the ends of the regions. A planted corpus whose
+    every chunk has its own words shows which chunks the last claims
+    trained (an epoch started at a later claim, as a resume does): only
+    those chunks' words move."""
+    assert _chunks_trained(regions, last_claims) == chunks
+
+
+def test_the_regions_setting_reaches_the_epoch_and_defaults_to_16():
+    """Word2Vec(regions=R) trains exactly as an epoch started on R regions;
+    None is max(threads, 16) regions."""
+    vocab, corpus = _chunk_words_corpus(chunks=6)
+
+    def trained(**kw):
+        m = Word2Vec(dim=8, min_count=1, sample=0, epochs=1, threads=1, seed=2, **kw)
+        m.build_vocab(vocab=vocab)
+        m.train(corpus, progress=False)
+        return m
+
+    def by_hand(regions):
+        m = Word2Vec(dim=8, min_count=1, sample=0, epochs=1, threads=1, seed=2)
+        m.build_vocab(vocab=vocab)
+        core = m._make_core()
+        core.set_corpus(corpus.ids, corpus.words, m.alpha, m.min_alpha, 0, True)
+        core.start_epoch(0, 1, 0, regions)
+        core.join_epoch()
+        return m.input_vectors
+
+    three = trained(regions=3)
+    assert three.regions == 3 and three.config()["regions"] == 3
+    np.testing.assert_array_equal(three.input_vectors, by_hand(3))
+    assert not np.array_equal(three.input_vectors, by_hand(16))
+    np.testing.assert_array_equal(trained().input_vectors, by_hand(16))
 
 
 def test_what_is_drawn_does_not_depend_on_the_thread_count():
@@ -391,6 +474,7 @@ def test_input_vectors_start_across_the_init_range(topics_corpus, init_range):
     (dict(min_count=-1), "min_count"), (dict(schedule="cosine"), "schedule"),
     (dict(init_range=0), "init_range"), (dict(init_range=-1.0), "init_range"),
     (dict(init_range=float("nan")), "init_range"), (dict(init_range=float("inf")), "init_range"),
+    (dict(regions=0), "regions"), (dict(regions=2.5), "regions"), (dict(regions=-4), "regions"),
 ])
 def test_bad_settings_are_named(kwargs, match):
     with pytest.raises(ValueError, match=match):

@@ -117,6 +117,9 @@ def _add_word2vec(sub) -> None:
     p.add_argument("--init-range", type=positive_float, default=1.0,
                    help="input vectors start uniform in [-R/dim, R/dim): 1.0 as gensim (default), 0.5 as "
                         "word2vec.c")
+    p.add_argument("--regions", type=positive_int, default=None,
+                   help="an epoch takes the corpus in chunks from this many regions in turn (default: "
+                        "max(threads, 16)); as many as --threads is word2vec.c's and gensim's order")
     negatives = p.add_mutually_exclusive_group()
     negatives.add_argument("--shared-negatives", dest="shared_negatives", action="store_true", default=None,
                            help="skip-gram NS: one negative set per window, trained as small matrices (the "
@@ -527,7 +530,8 @@ def run_word2vec(args) -> int:
                              max_final_vocab=args.max_final_vocab, ns_exponent=args.ns_exponent,
                              max_sentence_length=args.max_sentence_length,
                              shared_negatives=args.shared_negatives, tmp_dir=args.tmp_dir,
-                             ids_on_disk=args.ids_on_disk, init_range=args.init_range)
+                             ids_on_disk=args.ids_on_disk, init_range=args.init_range,
+                             regions=args.regions)
             _say(args, f"counting words in {args.input}")
             model.build_vocab(args.input, client=client, progress=progress)
         vocab = model.vocab

@@ -68,6 +68,14 @@ class Word2Vec:
     accuracy at one epoch on wiki_17m (docs/performance.md); 0.5 is
     word2vec.c's.
 
+    regions: an epoch takes the corpus in chunks of 16,384 ids from this
+    many regions of it in turn, a coarse shuffle of text that comes ordered
+    by topic. None (the default): max(threads, 16). `threads` regions is
+    the order word2vec.c's and gensim's threads read in (each its own
+    contiguous part); fewer regions than 16 gave more SimLex-999 and less
+    analogy and WS-353 accuracy (docs/performance.md, "Initialisation and
+    the order of the text").
+
     hot_rows: with several threads, each keeps a private copy of this many
     of the most contended output rows (the most frequent words' NS rows, the
     top of the HS tree) and merges its changes every 1,024 words (in HS also
@@ -99,7 +107,8 @@ class Word2Vec:
                  max_final_vocab: int | None = None, ns_exponent: float = 0.75,
                  cbow_mean: bool = True, shrink_windows: bool = True,
                  max_sentence_length: int = 1000, hot_rows: int | None = None, shared_negatives: bool | None = None,
-                 tmp_dir: str | None = None, ids_on_disk: bool | None = None, init_range: float = 1.0):
+                 tmp_dir: str | None = None, ids_on_disk: bool | None = None, init_range: float = 1.0,
+                 regions: int | None = None):
         _check("arch", arch, arch in ARCHS, f"one of {ARCHS}")
         _check("loss", loss, loss in LOSSES, f"one of {LOSSES}")
         for name, v in [("dim", dim), ("window", window), ("epochs", epochs), ("min_count", min_count),
@@ -123,6 +132,8 @@ class Word2Vec:
                "an integer in [0, 2**64)")
         _check("ns_exponent", ns_exponent, np.isfinite(ns_exponent), "finite")
         _check("init_range", init_range, np.isfinite(init_range) and init_range > 0, "finite and > 0")
+        _check("regions", regions, regions is None or (isinstance(regions, (int, np.integer)) and regions >= 1),
+               "None or an integer >= 1")
         self.arch, self.loss, self.dim, self.window = arch, loss, int(dim), int(window)
         self.negative = int(negative)
         self.min_count, self.sample, self.epochs = int(min_count), float(sample), int(epochs)
@@ -144,6 +155,7 @@ class Word2Vec:
         _check("ids_on_disk", ids_on_disk, ids_on_disk in (None, True, False), "None, True or False")
         self.tmp_dir, self.ids_on_disk = tmp_dir, ids_on_disk
         self.init_range = float(init_range)
+        self.regions = None if regions is None else int(regions)
 
         self.vocab: Vocabulary | None = None
         self.input_vectors: np.ndarray | None = None
@@ -164,7 +176,7 @@ class Word2Vec:
             "arch", "loss", "dim", "window", "negative", "min_count", "sample", "epochs", "alpha",
             "min_alpha", "schedule", "threads", "seed", "max_vocab_size", "max_final_vocab", "ns_exponent",
             "cbow_mean", "shrink_windows", "max_sentence_length", "hot_rows", "shared_negatives", "tmp_dir",
-            "ids_on_disk", "init_range")}
+            "ids_on_disk", "init_range", "regions")}
 
     # ---- vocabulary -----------------------------------------------------
     def build_vocab(self, corpus: CorpusSource | None = None, *, vocab: Vocabulary | None = None,
@@ -395,7 +407,8 @@ class Word2Vec:
         base = schedule["epochs_done"] * encoded.words
 
         def start(e: int) -> None:
-            core.start_epoch(self.epochs_trained, threads, schedule["claim"], schedule["regions"])
+            # a paused epoch keeps the regions it was taken from
+            core.start_epoch(self.epochs_trained, threads, schedule["claim"], schedule["regions"] or self.regions or 0)
 
         shown = {}
 
