@@ -164,6 +164,10 @@ def main(argv=None) -> int:
                            **m.to_dict(), "vectors": job.vectors}
                     if m.ok and not os.path.exists(job.vectors):
                         rec["ok"], rec["error"] = False, f"exit 0 but no vectors file at {job.vectors}"
+                    elif m.ok:
+                        short = tool.shortfall(prefix + ".stdout", mode_settings, threads, corpus)
+                        if short:
+                            rec["ok"], rec["error"] = False, short
                     if rec["ok"]:
                         try:
                             tp = tool.results(job, corpus, mode_settings, m, prefix + ".stdout")

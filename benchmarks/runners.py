@@ -84,6 +84,11 @@ class Tool:
         """None when the tool can run, else why it is skipped."""
         return None
 
+    def shortfall(self, stdout_path: str, s, threads: int, corpus: "Corpus") -> str | None:
+        """Why a run that exited 0 still did not do the work asked (its
+        result would not count), or None."""
+        return None
+
     def job(self, mode: str, threads: int, s: Settings, corpus: Corpus, prefix: str) -> Job:
         raise NotImplementedError
 
@@ -174,9 +179,40 @@ class BinaryTool(Tool):
         return None
 
 
+# word2vec.c's stdout at its default -debug 2: its word count, then a progress line every 10,000 words a thread
+_W2V_WORDS = re.compile(r"Words in train file: *([0-9]+)")
+_W2V_PROGRESS = re.compile(r"Progress: *([0-9.]+)%")
+
+
+def word2vec_c_shortfall(stdout: str, epochs: int, threads: int) -> str | None:
+    """Why a word2vec.c run did not train all of its -iter epochs, or None.
+
+    tmikolov/word2vec never clears its end-of-file flag when a thread goes
+    back to its shard's start for the next epoch (its issue #47): a thread
+    that reaches the end of the file trains once, whatever -iter says. At one
+    thread that is every run with -iter > 1; at more, the last thread when
+    its shard holds fewer words than its share. Its progress then stops
+    short of 100% by that thread's lost epochs. The last line printed may lag
+    the end by 10,000 words a thread, which is allowed for."""
+    words, found = _W2V_WORDS.search(stdout), _W2V_PROGRESS.findall(stdout)
+    if epochs <= 1 or not words or not found:
+        return None  # one epoch cannot be cut short; without its output there is nothing to go by
+    progress = float(found[-1]) / 100
+    slack = threads * 10_001 / (epochs * max(int(words.group(1)), 1)) + 0.005
+    if 1 - progress <= slack:
+        return None
+    return (f"word2vec.c trained {100 * progress:.1f}% of its {epochs}-epoch schedule: a thread that "
+            "reaches the end of the file stops after one epoch (tmikolov/word2vec issue #47: its eof "
+            "flag is not cleared when the thread rewinds); rebuild it with that flag reset, or use more threads")
+
+
 class Word2VecC(BinaryTool):
     name = "word2vec.c"
     flag = "word2vec-bin"
+
+    def shortfall(self, stdout_path: str, s: Settings, threads: int, corpus: Corpus) -> str | None:
+        with open(stdout_path, errors="replace") as f:
+            return word2vec_c_shortfall(f.read(), s.epochs, threads)
 
     def job(self, mode, threads, s, corpus, prefix):
         m = MODES[mode]

@@ -44,7 +44,7 @@ import time
 
 from . import machine
 from .measure import run_measured
-from .runners import REPO_ROOT, Corpus, GloVeSettings, StanfordGloVe, WvEngineGloVe
+from .runners import REPO_ROOT, Corpus, GloVeSettings, StanfordGloVe, WvEngineGloVe, word2vec_c_shortfall
 from .zipf import generate
 
 SETTINGS = {"dim": 100, "window": 5, "negative": 5, "sample": 1e-4, "min_count": 5, "alpha": 0.025}
@@ -112,7 +112,12 @@ def _word2vec_run(a, corpus: str, env: dict):
         m = run_measured(cmd, stdout_path=out + ".stdout", stderr_path=out + ".stderr", timeout=a.timeout,
                          env=env, cwd=REPO_ROOT)
         rec = _record(tool, rep, m)
-        if m.ok:
+        if m.ok and tool == "word2vec.c":
+            with open(out + ".stdout", errors="replace") as f:
+                short = word2vec_c_shortfall(f.read(), a.epochs, a.threads)
+            if short:
+                rec.update(ok=False, error=short)
+        if rec["ok"]:
             rec.update(_phases(tool, out, out + ".stdout"))
         _remove(out + ".bin")
         return rec

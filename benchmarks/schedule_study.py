@@ -11,7 +11,9 @@ Every tool runs the benchmark suite's command (benchmarks/runners.py: the
 same settings, sample --sample); wv-engine once per schedule:
 "default" (the engine's defaults), a name given to its --schedule
 ("epochs", "word2vec"), "ALPHA:MIN_ALPHA", or "ALPHA:/2E" (min_alpha = alpha /
-(2 x epochs)); an empty ALPHA is the mode's (0.025 skip-gram, 0.05 CBOW). Each run appends one JSON line to OUT/study.jsonl; the
+(2 x epochs)); an empty ALPHA is the mode's (0.025 skip-gram, 0.05 CBOW);
+or flags of wv-engine's own, given as they are ("--regions 4", "--regions 2
+--exact-negatives"). Each run appends one JSON line to OUT/study.jsonl; the
 medians over seeds are printed as a table at the end. Runs are sequential
 (one training at a time on the machine).
 
@@ -34,13 +36,15 @@ import time
 
 from .corpus import prepare
 from .quality import evaluate_file
-from .runners import MODES, Gensim, Settings, Word2VecC, WvEngine
+from .runners import MODES, Gensim, Settings, Word2VecC, WvEngine, word2vec_c_shortfall
 
 
 def schedule_args(text: str, mode: str, epochs: int) -> list[str]:
     """wv-engine's flags for one schedule of the study."""
     if text == "default":
         return []
+    if text.startswith("--"):  # the engine's own flags
+        return text.split()
     if ":" not in text:  # a named schedule (wv-engine --schedule)
         return ["--schedule", text]
     alpha, end = text.split(":")
@@ -49,12 +53,13 @@ def schedule_args(text: str, mode: str, epochs: int) -> list[str]:
     return ["--alpha", alpha, "--min-alpha", repr(min_alpha)]
 
 
-def _run(cmd: list[str]) -> float:
+def _run(cmd: list[str]) -> tuple[float, str]:
+    """The command's wall seconds and its stdout."""
     t0 = time.perf_counter()
-    run = subprocess.run(cmd, capture_output=True, text=True)
+    run = subprocess.run(cmd, capture_output=True, text=True, errors="replace")
     if run.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} failed:\n{run.stderr[-2000:]}")
-    return round(time.perf_counter() - t0, 2)
+    return round(time.perf_counter() - t0, 2), run.stdout
 
 
 METRICS = ("analogy", "ws353", "simlex")
@@ -133,7 +138,11 @@ def main(argv=None) -> int:
                 runs += [("wv-engine", sched, engine.cmd + schedule_args(sched, mode, epochs))
                          for sched in a.schedules.split(";")]
                 for tool, sched, cmd in runs:
-                    wall = _run(cmd)
+                    wall, stdout = _run(cmd)
+                    short = word2vec_c_shortfall(stdout, epochs, a.threads) \
+                        if tool == "word2vec.c" else None
+                    if short:
+                        raise RuntimeError(short)
                     q = evaluate_file(prefix + ".bin")
                     rec = dict(tool=tool, schedule=sched, mode=mode, epochs=epochs, seed=seed, sample=a.sample,
                                threads=a.threads, wall_s=wall, analogy=q["analogy_pct"], ws353=q["ws353"],

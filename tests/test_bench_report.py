@@ -1,7 +1,8 @@
 """The benchmark suite's own code on handmade inputs (no shared corpus, no
 gensim, no peer binaries): the README's performance table, the many-core
-module's plan, what is read from Stanford GloVe's logs, and the
-repeated-text corpora (benchmarks/repeat_text.py)."""
+module's plan, what is read from Stanford GloVe's logs, the
+repeated-text corpora (benchmarks/repeat_text.py) and the A/B tool's
+paired ratios."""
 
 import gzip
 import itertools
@@ -23,7 +24,7 @@ _added = ROOT not in sys.path
 if _added:
     sys.path.insert(0, ROOT)
 try:
-    from benchmarks import many_cores, readme_table, repeat_text, runners, schedule_study  # noqa: E402
+    from benchmarks import ab, many_cores, readme_table, repeat_text, runners, schedule_study  # noqa: E402
 finally:
     if _added:
         sys.path.remove(ROOT)
@@ -225,3 +226,53 @@ def test_schedule_study_report_checks_the_default_against_the_best_peer_per_test
     assert check.endswith("| none |")  # 11.95 >= 11.9, 0.52 >= 0.52, 0.25 >= 0.25
     records[-2]["analogy"] = 11.5  # median now 11.8: 0.1 under the bar
     assert schedule_study.report(records).splitlines()[-1].endswith("| analogy -0.100 |")
+
+
+@pytest.mark.parametrize("n,ranks", [(5, None), (6, (1, 6)), (9, (2, 8)), (20, (6, 15)), (50, (18, 33))])
+def test_the_median_interval_is_the_binomial_order_statistics(n, ranks):
+    """The distribution-free 95% interval for a median: the ranks of the
+    standard tables (n = 6: 1st-6th, 9: 2nd-8th, 20: 6th-15th, 50:
+    18th-33rd; 5 values cannot give 95%), whatever order the values come in."""
+    values = [float(v) for v in range(n, 0, -1)]
+    assert ab.median_interval(values) == (None if ranks is None else (float(ranks[0]), float(ranks[1])))
+
+
+def test_ab_pairs_each_repeat_of_a_mode():
+    """Each repeat's two builds make one ratio (before's train time over
+    after's); a failed run leaves its repeat out."""
+    def rec(build, mode, rep, train, ok=True):
+        return {"build": build, "mode": mode, "repeat": rep, "ok": ok, "stats": {"train_seconds": train}}
+    runs = [rec("before", "sg-ns", 0, 10.0), rec("after", "sg-ns", 0, 8.0),
+            rec("after", "sg-ns", 1, 5.0), rec("before", "sg-ns", 1, 4.0),
+            rec("before", "sg-ns", 2, 3.0), rec("after", "sg-ns", 2, 1.0, ok=False),
+            rec("before", "glove", 0, 9.0), rec("after", "glove", 0, 3.0)]
+    assert ab.paired_ratios(runs, "sg-ns") == [1.25, 0.8]
+    assert ab.paired_ratios(runs, "glove") == [3.0]
+
+
+def _word2vec_c_stdout(words, progress):
+    """word2vec.c's stdout at -debug 2 (its format: carriage returns between progress lines)."""
+    lines = "".join(f"\rAlpha: 0.025000  Progress: {p:.2f}%  Words/thread/sec: 900.00k  " for p in progress)
+    return f"Starting training using file c.txt\n1M\r2M\r3M\rVocab size: 31788\nWords in train file: {words}\n{lines}"
+
+
+@pytest.mark.parametrize("epochs,threads,words,last,cut_short", [
+    (2, 1, 3_880_840, 49.88, True),     # one thread, -iter 2: the end of the file ends training after epoch 1
+    (5, 1, 3_880_840, 19.95, True),
+    (5, 2, 3_880_840, 100.03, False),   # every thread ran its epochs (its count may pass 100%)
+    (5, 2, 3_880_840, 99.70, False),    # the last line lags the end by up to 10,000 words a thread
+    (5, 16, 4_000_000, 95.0, True),     # 16 threads: the last one's 4 lost epochs are 5% of the work
+    (5, 16, 4_000_000, 99.2, False),
+    (1, 1, 3_880_840, 60.0, False),     # one epoch cannot lose epochs
+])
+def test_a_word2vec_c_run_cut_short_by_its_end_of_file_flag_is_caught(epochs, threads, words, last, cut_short):
+    """tmikolov/word2vec's threads never clear their end-of-file flag when they
+    rewind for the next epoch (its issue #47), so a thread that reaches the end
+    of the file trains once: its progress output shows it, and such a run must
+    not count as a peer's result."""
+    out = _word2vec_c_stdout(words, [0.14, last / 2, last])
+    why = runners.word2vec_c_shortfall(out, epochs, threads)
+    assert (why is not None) == cut_short
+    if cut_short:
+        assert f"{last:.1f}%" in why and "issue #47" in why
+    assert runners.word2vec_c_shortfall("", epochs, threads) is None  # -debug 0 prints nothing to go by
