@@ -62,7 +62,7 @@ static wv_status alloc_slots(wv_strtab *t, size_t n_slots) {
 wv_status wv_strtab_init(wv_strtab *t, int64_t expected) {
     memset(t, 0, sizeof *t);
     if (expected < 1024) expected = 1024;
-    t->arena_cap = (size_t)expected * 24;
+    t->arena_cap = (size_t)expected * 32;
     t->arena_len = WV_STRTAB_FIRST;
     t->arena = malloc(t->arena_cap);
     size_t n_slots = 1;
@@ -139,8 +139,9 @@ wv_status wv_strtab_intern(wv_strtab *t, const char *s, int len, uint64_t h, int
     int64_t zero = 0;
     int32_t len32 = len;
     memcpy(t->arena + r, &zero, sizeof zero);
-    memcpy(t->arena + r + 8, &len32, sizeof len32);
-    memcpy(t->arena + r + 12, s, (size_t)len);
+    memcpy(t->arena + r + 8, &zero, sizeof zero);
+    memcpy(t->arena + r + 16, &len32, sizeof len32);
+    memcpy(t->arena + r + 20, s, (size_t)len);
     t->arena_len += need;
     t->slots[k] = (wv_slot){h, make_ref(r, len)};
     t->n++;

@@ -5,9 +5,10 @@
  *   reference to its record, so a probe decides an empty slot or a
  *   mismatch without touching anything else;
  * - each word is one record in a single growing arena: its value (a count,
- *   an id) followed by its bytes, so a hit reads one slot and one record
- *   (one or two cache lines in all), and records are in insertion order for
- *   a sequential walk (wv_strtab_next).
+ *   an id) and a second int64 (a counter's: where the word was first seen),
+ *   then its bytes, so a hit reads one slot and one record (one or two cache
+ *   lines in all), and records are in insertion order for a sequential walk
+ *   (wv_strtab_next).
  *
  * Values live in the arena: a pointer to one is good until the next insert. */
 #ifndef WV_STRTAB_H
@@ -27,7 +28,7 @@ typedef struct {
 #define WV_SLOT_EMPTY UINT64_MAX
 
 typedef struct {
-    char *arena;         /* records (8-byte aligned): int64 value, int32 length, bytes */
+    char *arena;         /* records (8-byte aligned): int64 value, int64 first, int32 length, bytes */
     size_t arena_len, arena_cap;
     wv_slot *slots;
     size_t n_slots;      /* power of two, kept >= 2 * n */
@@ -45,7 +46,7 @@ uint64_t wv_hash_bytes(const char *s, int len);
 /* The value of the string, or NULL. */
 int64_t *wv_strtab_find(const wv_strtab *t, const char *s, int len, uint64_t h);
 /* *value receives the string's value, a new 0 if it was not held
- * (*inserted: 1). WV_ERR_NOMEM: out of memory; WV_ERR_INVALID: len is
+ * (*inserted: 1; its first is then 0 too). WV_ERR_NOMEM: out of memory; WV_ERR_INVALID: len is
  * negative or above WV_STRTAB_MAX_LEN; the table stays valid. */
 wv_status wv_strtab_intern(wv_strtab *t, const char *s, int len, uint64_t h, int64_t **value, int *inserted);
 /* Keeps only the words whose value is >= min_value, in their order (the
@@ -84,13 +85,17 @@ static inline size_t wv_strtab_candidate(const wv_strtab *t, uint64_t h, int len
 static inline int64_t *wv_strtab_value(const wv_strtab *t, size_t r) {
     return (int64_t *)(void *)(t->arena + r);
 }
+/* The record's second int64, beside its value (wv_strtab_value(t, r) + 1). */
+static inline int64_t *wv_strtab_first(const wv_strtab *t, size_t r) {
+    return (int64_t *)(void *)(t->arena + r + 8);
+}
 static inline int wv_strtab_len(const wv_strtab *t, size_t r) {
     int32_t len;
-    memcpy(&len, t->arena + r + 8, sizeof len);
+    memcpy(&len, t->arena + r + 16, sizeof len);
     return len;
 }
-static inline const char *wv_strtab_bytes(const wv_strtab *t, size_t r) { return t->arena + r + 12; }
-static inline size_t wv_strtab_record_size(int len) { return ((size_t)len + 12 + 7) & ~(size_t)7; }
+static inline const char *wv_strtab_bytes(const wv_strtab *t, size_t r) { return t->arena + r + 20; }
+static inline size_t wv_strtab_record_size(int len) { return ((size_t)len + 20 + 7) & ~(size_t)7; }
 static inline size_t wv_strtab_next(const wv_strtab *t, size_t r) {
     return r + wv_strtab_record_size(wv_strtab_len(t, r));
 }

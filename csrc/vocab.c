@@ -10,9 +10,10 @@ static inline int part_of(uint64_t h, int n_parts) {
     return (int)(((h >> 32) * (uint64_t)n_parts) >> 32);
 }
 
-wv_status wv_counter_init(wv_counter *c, int64_t max_size, int n_parts) {
+wv_status wv_counter_init(wv_counter *c, int64_t max_size, int n_parts, int64_t origin) {
     memset(c, 0, sizeof *c);
     if (n_parts < 1) return WV_ERR_INVALID;
+    c->position = origin;
     c->parts = calloc((size_t)n_parts, sizeof *c->parts);
     c->refs = calloc((size_t)n_parts, 1);
     if (!c->parts || !c->refs) {
@@ -95,13 +96,20 @@ static inline int64_t *candidate_value(const wv_token_batch *b, int i, const wv_
     return NULL;
 }
 
-/* Adds n to the count of a word (held or new) in c; *record: where. */
-static wv_status add_count(wv_counter *c, const char *w, int len, uint64_t h, int64_t n, size_t *record) {
+/* Where the word whose count is at `count` was first seen (its record's
+ * second int64, strtab.h). */
+static inline int64_t *first_of(int64_t *count) { return count + 1; }
+
+/* Adds n to the count of a word (held or new, first seen at `first`) in c;
+ * *record: where. */
+static wv_status add_count(wv_counter *c, const char *w, int len, uint64_t h, int64_t n, int64_t first,
+                           size_t *record) {
     int64_t *count;
     int inserted;
     wv_strtab *t = &c->parts[part_of(h, c->n_parts)];
     if (wv_strtab_intern(t, w, len, h, &count, &inserted)) return WV_ERR_NOMEM;
     *count += n;
+    if (inserted || first < *first_of(count)) *first_of(count) = first;
     *record = (size_t)((char *)count - t->arena);
     return WV_OK;
 }
@@ -135,11 +143,13 @@ static void count_batch(wv_counter *c) {
             continue;
         }
         int p = part_of(b->hash[i], c->n_parts), inserted = 0;
+        int64_t position = c->position++;
         int64_t *count = prunes == c->prunes ? candidate_value(b, i, &c->parts[p]) : NULL;
         if (!count && wv_strtab_intern(&c->parts[p], b->word[i], b->len[i], b->hash[i], &count, &inserted)) {
             c->error = WV_ERR_NOMEM;
             break;
         }
+        if (inserted) *first_of(count) = position;
         ++*count;
         if (c->ids) write_id(c, p, count);
         if (inserted && c->max_size > 0 && wv_counter_distinct(c) > c->max_size) prune(c);
@@ -185,7 +195,7 @@ wv_status wv_counter_feed_ids(wv_counter *c, const char *buf, size_t n, int fina
  * the offset of its word's record in c (in the table its hash chooses). */
 static wv_status add_table(wv_counter *c, const wv_strtab *t, char *refs) {
     wv_token_batch b;
-    int64_t counts[WV_TOKEN_BATCH];
+    int64_t counts[WV_TOKEN_BATCH], firsts[WV_TOKEN_BATCH];
     size_t from[WV_TOKEN_BATCH];
     size_t r = WV_STRTAB_FIRST;
     while (r < t->arena_len) {
@@ -193,6 +203,7 @@ static wv_status add_table(wv_counter *c, const wv_strtab *t, char *refs) {
             b.word[b.n] = wv_strtab_bytes(t, r);
             b.len[b.n] = wv_strtab_len(t, r);
             counts[b.n] = *wv_strtab_value(t, r);
+            firsts[b.n] = *wv_strtab_first(t, r);
             from[b.n] = r;
         }
         locate_batch(&b, c->parts, c->n_parts);
@@ -202,8 +213,9 @@ static wv_status add_table(wv_counter *c, const wv_strtab *t, char *refs) {
             size_t at;
             if (count) {
                 *count += counts[i];
+                if (firsts[i] < *first_of(count)) *first_of(count) = firsts[i];
                 at = (size_t)((char *)count - into->arena);
-            } else if (add_count(c, b.word[i], b.len[i], b.hash[i], counts[i], &at)) {
+            } else if (add_count(c, b.word[i], b.len[i], b.hash[i], counts[i], firsts[i], &at)) {
                 return WV_ERR_NOMEM;
             }
             if (refs) {
@@ -371,11 +383,11 @@ wv_status wv_counter_resolve_ids(wv_counter *c, const wv_counter *merged, int32_
     return WV_OK;
 }
 
-/* Sorting the kept words: count descending, then bytes ascending, decided
- * by the first eight bytes (big-endian, zero-padded) where they differ, so
- * that most comparisons read no word at all. */
+/* Sorting the kept words: count descending, then first seen, then bytes
+ * ascending, decided by the first eight bytes (big-endian, zero-padded)
+ * where they differ, so that most comparisons read no word at all. */
 typedef struct {
-    int64_t count;
+    int64_t count, first;
     uint64_t prefix;
     const char *word;
     int32_t len;
@@ -389,6 +401,7 @@ static uint64_t prefix_of(const char *w, int len) {
 
 static inline int before(const sort_key *a, const sort_key *b) {
     if (a->count != b->count) return a->count > b->count;
+    if (a->first != b->first) return a->first < b->first;
     if (a->prefix != b->prefix) return a->prefix < b->prefix;
     int m = a->len < b->len ? a->len : b->len;
     int r = m > 8 ? memcmp(a->word + 8, b->word + 8, (size_t)(m - 8)) : 0;
@@ -438,11 +451,12 @@ wv_status wv_counter_sorted(const wv_counter *c, int64_t min_count, wv_word_coun
             if (count < min_count) continue;
             const char *w = wv_strtab_bytes(t, r);
             int len = wv_strtab_len(t, r);
-            keys[j++] = (sort_key){count, prefix_of(w, len), w, len};
+            keys[j++] = (sort_key){count, *wv_strtab_first(t, r), prefix_of(w, len), w, len};
         }
     }
     sort_keys(keys, tmp, n);
-    for (size_t i = 0; i < n; i++) words[i] = (wv_word_count){keys[i].word, keys[i].count, keys[i].len};
+    for (size_t i = 0; i < n; i++)
+        words[i] = (wv_word_count){keys[i].word, keys[i].count, keys[i].first, keys[i].len};
     free(keys);
     free(tmp);
     *out = words;

@@ -30,6 +30,7 @@ typedef struct {
 typedef struct {
     wv_strtab *parts;
     int n_parts;
+    int64_t position;      /* the next token's position: where a word is first seen is kept beside its count */
     int64_t max_size;      /* prune when more distinct words than this are held (0 = never) */
     int64_t min_reduce;    /* next pruning drops counts <= min_reduce */
     int64_t prunes;
@@ -45,16 +46,21 @@ typedef struct {
     wv_token_batch batch;
 } wv_counter;
 
-/* A word and its count, as wv_counter_sorted lists them; word points into
- * the counter (good until it is fed, merged or freed). */
+/* A word, its count and the position where it was first seen, as
+ * wv_counter_sorted lists them; word points into the counter (good until
+ * it is fed, merged or freed). */
 typedef struct {
     const char *word;
     int64_t count;
+    int64_t first;
     int32_t len;
 } wv_word_count;
 
-/* n_parts >= 1 (WV_ERR_INVALID otherwise). */
-wv_status wv_counter_init(wv_counter *c, int64_t max_size, int n_parts);
+/* n_parts >= 1 (WV_ERR_INVALID otherwise). Tokens take positions origin,
+ * origin + 1, ... in the order they are fed: counters of consecutive parts
+ * of one corpus, given origins that keep the parts in order, merge into the
+ * corpus's first-seen order. */
+wv_status wv_counter_init(wv_counter *c, int64_t max_size, int n_parts, int64_t origin);
 void wv_counter_free(wv_counter *c);
 /* WV_ERR_NOMEM: memory ran out (the counter must then be freed). */
 wv_status wv_counter_feed(wv_counter *c, const char *buf, size_t n, int final);
@@ -62,7 +68,8 @@ wv_status wv_counter_feed(wv_counter *c, const char *buf, size_t n, int final);
 int64_t wv_counter_distinct(const wv_counter *c);
 int64_t wv_counter_max_count(const wv_counter *c);
 /* Adds from's counts (and token totals) into `into`, for counting parts of
- * one corpus on several threads. Exact only without pruning, so refused
+ * one corpus on several threads; a word's first position is the earlier of
+ * the two. Exact only without pruning, so refused
  * (WV_ERR_INVALID) when either counter has a max_size; WV_ERR_NOMEM if
  * memory ran out, now or while either counter was fed. */
 wv_status wv_counter_merge(wv_counter *into, const wv_counter *from);
@@ -80,8 +87,10 @@ wv_status wv_counter_absorb_part(wv_counter *into, wv_counter *const *from, int 
 /* After the absorbs: adds from's token totals and prunes into `into`, and
  * raises its min_reduce to from's. */
 void wv_counter_add_totals(wv_counter *into, const wv_counter *from);
-/* The words with count >= min_count, sorted by count descending and then by
- * bytes ascending (a deterministic order): *out (malloc'ed) receives *n. */
+/* The words with count >= min_count, sorted by count descending, then by
+ * where they were first seen (word2vec.c's order), then by
+ * bytes ascending (only words of counters whose positions overlap can tie
+ * there): *out (malloc'ed) receives *n. */
 wv_status wv_counter_sorted(const wv_counter *c, int64_t min_count, wv_word_count **out, int64_t *n);
 
 /* Counting and encoding in one pass over a corpus: wv_counter_feed_ids

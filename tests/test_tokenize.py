@@ -28,13 +28,34 @@ def test_counts_do_not_depend_on_chunking(chunk):
     assert c.newlines == TEXT.count(b"\n")
 
 
-def test_sorted_by_count_then_bytes():
+def test_sorted_by_count_then_first_seen():
+    """Count descending, words of equal count in the order the text first
+    shows them (word2vec.c's and gensim's order): b before a."""
     c = _tokenize.WordCounter()
     c.feed(b"b a c b a d d d", final=True)
-    words, counts = c.sorted_words(1)
-    assert words == [b"d", b"a", b"b", b"c"]
-    assert counts.tolist() == [3, 2, 2, 1]
-    assert c.sorted_words(2)[0] == [b"d", b"a", b"b"]
+    words, counts, firsts = c.sorted_words(1, with_firsts=True)
+    assert words == [b"d", b"b", b"a", b"c"]
+    assert counts.tolist() == [3, 2, 2, 1] and firsts.tolist() == [5, 0, 1, 2]
+    assert c.sorted_words(2)[0] == [b"d", b"b", b"a"]
+
+
+def test_counters_of_consecutive_parts_merge_into_the_first_seen_order():
+    """Each part's counter numbers its tokens from its origin: merged, words
+    of equal count keep the order of the whole text; counters whose
+    positions overlap (the same origin) fall back on the bytes."""
+    from wv_engine.shards import position_origin
+    from wv_engine.wordcount import merge_counters
+
+    parts = [b"z y", b"x w z", b"v x y w v"]  # z y x w v: first seen in that order, 2 each
+    fed = [_tokenize.WordCounter(0, 2, position_origin(i)) for i in range(3)]
+    for counter, text in zip(fed, parts):
+        counter.feed(text, final=True)
+    merged = merge_counters(fed)
+    assert merged.sorted_words(1)[0] == [b"z", b"y", b"x", b"w", b"v"]
+    same_origin = [_tokenize.WordCounter(0, 2) for _ in range(2)]
+    same_origin[0].feed(b"b c", final=True)
+    same_origin[1].feed(b"a d", final=True)  # a and b both at position 0, c and d at 1
+    assert merge_counters(same_origin).sorted_words(1)[0] == [b"a", b"b", b"c", b"d"]
 
 
 def test_token_without_final_newline_is_counted():
@@ -160,8 +181,10 @@ def _messy_bytes(rng, n_tokens):
 
 
 def _python_sorted(counts: collections.Counter, min_count: int):
+    """By count descending; a Counter of the text's tokens holds its words in
+    first-seen order, which the stable sort keeps among equal counts."""
     kept = [(w, n) for w, n in counts.items() if n >= min_count]
-    kept.sort(key=lambda wn: (-wn[1], wn[0]))
+    kept.sort(key=lambda wn: -wn[1])
     return [w for w, _ in kept], [n for _, n in kept]
 
 
@@ -184,6 +207,7 @@ def test_large_vocabulary_grows_tables_and_merges_by_part():
     """300,000 distinct words (every table grows many times) counted in 5
     pieces into 4 parts, merged part by part: the counts one counter gives,
     and Python's."""
+    from wv_engine.shards import position_origin
     from wv_engine.wordcount import count_chunks, merge_counters
 
     rng = np.random.default_rng(3)
@@ -193,12 +217,14 @@ def test_large_vocabulary_grows_tables_and_merges_by_part():
     tokens = [b"w%x" % i for i in ids.tolist()]
     pieces = [b" ".join(tokens[i::5]) + b"\n" for i in range(5)]
     one = count_chunks(pieces)
-    counters = [count_chunks([p[:len(p) // 2], p[len(p) // 2:]], parts=4) for p in pieces]
+    counters = [count_chunks([p[:len(p) // 2], p[len(p) // 2:]], parts=4, origin=position_origin(i))
+                for i, p in enumerate(pieces)]
     merged = merge_counters(counters)
     assert merged.parts == 4 and merged.distinct == one.distinct == 300_000
     assert (merged.tokens, merged.newlines, merged.max_count) == (one.tokens, one.newlines, one.max_count)
     words, counts = merged.sorted_words(1)
-    assert (words, counts.tolist()) == _python_sorted(collections.Counter(tokens), 1)
+    in_piece_order = [t for i in range(5) for t in tokens[i::5]]
+    assert (words, counts.tolist()) == _python_sorted(collections.Counter(in_piece_order), 1)
     w1, c1 = one.sorted_words(2)
     w2, c2 = merged.sorted_words(2)
     assert w1 == w2 and c1.tolist() == c2.tolist()

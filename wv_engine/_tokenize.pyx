@@ -30,12 +30,13 @@ cdef extern from "vocab.h":
     ctypedef struct wv_word_count:
         const char *word
         int64_t count
+        int64_t first
         int32_t len
     ctypedef struct wv_encoder:
         int64_t oov
         wv_tokenizer tok
         int last_was_eos
-    wv_status wv_counter_init(wv_counter *c, int64_t max_size, int n_parts) nogil
+    wv_status wv_counter_init(wv_counter *c, int64_t max_size, int n_parts, int64_t origin) nogil
     void wv_counter_free(wv_counter *c) nogil
     wv_status wv_counter_feed(wv_counter *c, const char *buf, size_t n, int final) nogil
     int64_t wv_counter_distinct(const wv_counter *c) nogil
@@ -76,12 +77,16 @@ cdef class WordCounter:
     max_size > 0 prunes rare words whenever more distinct words than that are
     held (word2vec.c's ReduceVocab), bounding memory on huge corpora.
     parts: the number of tables the words are spread over (by hash), so that
-    counters of parts of one corpus merge on that many threads (absorb_part)."""
+    counters of parts of one corpus merge on that many threads (absorb_part).
+    origin: the position of the first token fed; each word keeps where it
+    was first seen, which orders words of equal count (sorted_words), so
+    counters of consecutive parts of a corpus take origins in that order
+    (shards.position_origin)."""
     cdef wv_counter c
     cdef bint ready
 
-    def __cinit__(self, int64_t max_size=0, int parts=1):
-        raise_for(wv_counter_init(&self.c, max_size, parts), "the word counter")
+    def __cinit__(self, int64_t max_size=0, int parts=1, int64_t origin=0):
+        raise_for(wv_counter_init(&self.c, max_size, parts, origin), "the word counter")
         self.ready = True
 
     def __dealloc__(self):
@@ -183,20 +188,22 @@ cdef class WordCounter:
         """Adds other's token totals and prunes to this counter's (after absorb_part)."""
         wv_counter_add_totals(&self.c, &other.c)
 
-    def sorted_words(self, int64_t min_count=1):
+    def sorted_words(self, int64_t min_count=1, bint with_firsts=False):
         """(words as bytes, counts) of words seen >= min_count times, by count
-        descending, ties by bytes ascending."""
-        blob, counts = self.sorted_blob(min_count)
-        return (blob.split(b"\n") if len(counts) else []), counts
+        descending, then by where each was first seen (word2vec.c's
+        order), then by bytes; with_firsts: and those positions."""
+        blob, *rest = self.sorted_blob(min_count, with_firsts)
+        return ((blob.split(b"\n") if len(rest[0]) else []), *rest)
 
-    def sorted_blob(self, int64_t min_count=1):
+    def sorted_blob(self, int64_t min_count=1, bint with_firsts=False):
         """(words, counts) as sorted_words orders them, the words as one
         bytes object joined by newlines (a token never holds one): a
         vocabulary of millions of words leaves C as one object, to be split
-        or decoded in one call (Vocabulary.build) or fed to an Encoder."""
+        or decoded in one call (Vocabulary.build) or fed to an Encoder.
+        with_firsts: (words, counts, first positions)."""
         cdef wv_word_count *order = NULL
         cdef int64_t n = 0, i, size = 0
-        cdef int64_t[::1] cv
+        cdef int64_t[::1] cv, fv
         cdef char *dst
         cdef wv_status rc
         with nogil:
@@ -204,7 +211,9 @@ cdef class WordCounter:
         raise_for(rc, "sorting the vocabulary")
         try:
             counts = np.empty(n, dtype=np.int64)
+            firsts = np.empty(n if with_firsts else 0, dtype=np.int64)
             cv = counts
+            fv = firsts
             for i in range(n):
                 size += order[i].len + 1
             blob = PyBytes_FromStringAndSize(NULL, max(size - 1, 0))
@@ -216,9 +225,11 @@ cdef class WordCounter:
                     dst[0] = 10
                     dst += 1
                 cv[i] = order[i].count
+                if with_firsts:
+                    fv[i] = order[i].first
         finally:
             free(order)
-        return blob, counts
+        return (blob, counts, firsts) if with_firsts else (blob, counts)
 
     @property
     def tokens(self):

@@ -31,6 +31,14 @@ class Shard:
         return self.end < 0
 
 
+def position_origin(index: int) -> int:
+    """The first token position of shard `index` of a corpus's shards (in
+    reading order), for its word counter (_tokenize.WordCounter): 2**40
+    tokens a shard, so that words of equal count sort in the order the
+    corpus first shows them whichever shard counted them."""
+    return index << 40
+
+
 def first_separator(text: bytes) -> int:
     return min((i for i in (text.find(bytes([c])) for c in WHITESPACE) if i >= 0), default=len(text))
 

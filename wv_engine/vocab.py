@@ -37,7 +37,8 @@ def _check_limits(min_count, max_vocab_size, max_final_vocab) -> None:
 
 
 class Vocabulary:
-    """Words sorted by count (descending; ties by UTF-8 bytes ascending).
+    """Words sorted by count (descending; a corpus's words of equal count in
+    the order it first shows them, as word2vec.c orders them).
 
     Build it from a corpus with `Vocabulary.build(...)`, or from words and
     counts you already have. `total_tokens` is the number of tokens in the
@@ -138,7 +139,7 @@ class Vocabulary:
                     max_final_vocab: int | None = None, *, held: int | None = None,
                     most_frequent: int | None = None) -> "Vocabulary":
         """The vocabulary from raw counts sorted as `build` sorts them (count
-        descending, ties by bytes ascending): min_count drops rarer words,
+        descending, ties first seen first): min_count drops rarer words,
         max_final_vocab raises min_count just enough to keep at most that
         many. distinct_words None: unknown (counting pruned words).
         raw_words: a list of bytes, or one bytes object of them joined by

@@ -13,7 +13,7 @@ from typing import Iterable, Sequence
 from . import _tokenize
 from .corpus import CorpusSource, EncodedCorpus, IdSink, encoded_in_memory, iter_chunks, parallel_file
 from .progress import reading
-from .shards import iter_shard, map_in_threads
+from .shards import iter_shard, map_in_threads, position_origin
 
 # Chunks read by a counting thread that keeps ids: its ids array grows by
 # 4 bytes per byte read, freed into that thread's malloc arena, which keeps it.
@@ -21,10 +21,11 @@ IDS_CHUNK_BYTES = 1 << 20
 
 
 def count_chunks(chunks: Iterable[bytes], max_vocab_size: int | None = None,
-                 parts: int = 1) -> _tokenize.WordCounter:
+                 parts: int = 1, origin: int = 0) -> _tokenize.WordCounter:
     """Counts the words of byte chunks with the C counter (pruning past
-    max_vocab_size distinct words), into `parts` tables (merge_counters)."""
-    counter = _tokenize.WordCounter(max_vocab_size or 0, parts)
+    max_vocab_size distinct words), into `parts` tables (merge_counters),
+    the tokens' positions from `origin` (shards.position_origin)."""
+    counter = _tokenize.WordCounter(max_vocab_size or 0, parts, origin)
     for chunk in chunks:
         counter.feed(chunk)
     counter.feed(b"", final=True)
@@ -63,8 +64,8 @@ def count_corpus(corpus: CorpusSource, max_vocab_size: int | None, threads: int,
         if threads > 1 and parallel_file(corpus):
             limit = thread_vocab_size(max_vocab_size, threads)
             counters = map_in_threads(corpus, threads,  # type: ignore[arg-type]
-                                      lambda _, shard: count_chunks(iter_shard(shard, on_bytes=on_bytes),
-                                                                    limit, threads))
+                                      lambda i, shard: count_chunks(iter_shard(shard, on_bytes=on_bytes),
+                                                                    limit, threads, position_origin(i)))
             return merge_counters(counters)
         return count_chunks(iter_chunks(corpus, on_bytes=on_bytes), max_vocab_size)
     finally:
@@ -116,8 +117,8 @@ def count_with_ids(corpus: str, threads: int, id_bytes: int,
     on_bytes = bar.add if bar is not None else None
     room = id_bytes // threads
 
-    def one(_: int, shard) -> tuple[_tokenize.WordCounter, IdSink | None]:
-        counter = _tokenize.WordCounter(0, threads)
+    def one(i: int, shard) -> tuple[_tokenize.WordCounter, IdSink | None]:
+        counter = _tokenize.WordCounter(0, threads, position_origin(i))
         sink: IdSink | None = IdSink()
         for chunk in iter_shard(shard, IDS_CHUNK_BYTES, on_bytes):
             if sink is None:

@@ -4,7 +4,9 @@
  *       -Icsrc tests/c/counter_leaks.c csrc/vocab.c csrc/strtab.c csrc/tokenize.c csrc/hugepages.c -pthread && ./a.out
  * Counts a generated corpus of 200,000 distinct words in one counter and in
  * 4 counters of 4 parts merged part by part on 4 threads (the tables grow
- * many times), checks that both give the same sorted words, prunes, encodes
+ * many times), checks that both give the same sorted words (words of equal
+ * count in the order the text first shows them: w0, w1, ... as generated),
+ * prunes, encodes
  * with the result, checks that the provisional ids the 4 counters wrote
  * resolve to the encoder's ids, and frees everything; exits non-zero on any
  * difference. */
@@ -37,6 +39,16 @@ static int same(const wv_word_count *a, const wv_word_count *b, int64_t n) {
     return 1;
 }
 
+/* Words of equal count come in first-seen order: the text's first 200,000
+ * tokens are w0, w1, ... (hex), so their numbers must rise within a count. */
+static int ties_first_seen(const wv_word_count *a, int64_t n) {
+    for (int64_t i = 1; i < n; i++)
+        if (a[i].count == a[i - 1].count &&
+            strtoull(a[i].word + 1, NULL, 16) <= strtoull(a[i - 1].word + 1, NULL, 16))
+            return 0;
+    return 1;
+}
+
 int main(void) {
     size_t cap = 16u << 20, len = 0;
     char *text = malloc(cap);
@@ -48,7 +60,7 @@ int main(void) {
         len += (size_t)sprintf(text + len, "w%llx%c", (unsigned long long)id, i % 17 ? ' ' : '\n');
     }
     wv_counter one, pieces[PIECES], merged;
-    if (wv_counter_init(&one, 0, 1) || wv_counter_init(&merged, 0, PIECES)) return 1;
+    if (wv_counter_init(&one, 0, 1, 0) || wv_counter_init(&merged, 0, PIECES, 0)) return 1;
     for (size_t off = 0; off < len; off += 4093)  /* chunks that cut words */
         if (wv_counter_feed(&one, text + off, off + 4093 < len ? 4093 : len - off, 0)) return 1;
     if (wv_counter_feed(&one, "", 0, 1)) return 1;
@@ -61,7 +73,7 @@ int main(void) {
     absorb_job jobs[PIECES];
     pthread_t threads[PIECES];
     for (int p = 0; p < PIECES; p++) {
-        if (wv_counter_init(&pieces[p], 0, PIECES)) return 1;
+        if (wv_counter_init(&pieces[p], 0, PIECES, (int64_t)p << 40)) return 1; /* in the text's order */
     }
     int32_t *prov[PIECES];
     int64_t n_prov[PIECES];
@@ -85,7 +97,8 @@ int main(void) {
     wv_word_count *a, *b;
     int64_t na, nb;
     if (wv_counter_sorted(&one, 1, &a, &na) || wv_counter_sorted(&merged, 1, &b, &nb)) return 1;
-    int ok = na == nb && na == 200000 && same(a, b, na) && one.tok.tokens == merged.tok.tokens;
+    int ok = na == nb && na == 200000 && same(a, b, na) && one.tok.tokens == merged.tok.tokens &&
+             ties_first_seen(a, na);
     printf("%lld distinct, %lld tokens: %s\n", (long long)na, (long long)one.tok.tokens, ok ? "same" : "DIFFERENT");
     wv_encoder e;
     if (wv_encoder_init(&e, 1)) return 1;
@@ -121,7 +134,7 @@ int main(void) {
     ok = ok && resolved;
     printf("provisional ids: %s\n", resolved ? "resolved alike" : "DIFFERENT");
     wv_counter pruned;
-    if (wv_counter_init(&pruned, 1000, 3) || wv_counter_feed(&pruned, text, len, 1)) return 1;
+    if (wv_counter_init(&pruned, 1000, 3, 0) || wv_counter_feed(&pruned, text, len, 1)) return 1;
     ok = ok && pruned.prunes > 0 && wv_counter_distinct(&pruned) <= 1000;
     printf("pruned %lld times to %lld words\n", (long long)pruned.prunes, (long long)wv_counter_distinct(&pruned));
     free(a); free(b); free(ids); free(text);

@@ -12,58 +12,71 @@ import numpy as np
 from ..corpus import CorpusError
 from ..wordcount import count_chunks
 from .client import result, show_progress, submit, tree_reduce, worker_addresses
+from ..shards import position_origin
 from .shards import Shard, iter_shard, plan_shards
 
 
 @dataclass
 class WordCounts:
-    """Raw counts of part of a corpus (words as bytes, any order)."""
+    """Raw counts of part of a corpus (words as bytes, any order), with the
+    position where each word was first seen (shards.position_origin)."""
 
     words: list[bytes]
     counts: np.ndarray  # int64
+    firsts: np.ndarray  # int64
     tokens: int
     pruned: bool
 
 
-def _prune(words: list[bytes], counts: np.ndarray, max_size: int | None) -> tuple[list[bytes], np.ndarray, bool]:
+def _prune(counts: WordCounts, max_size: int | None) -> WordCounts:
     """Drops the rarest words until at most max_size remain (as the C
     counter's pruning does while counting: whole count levels at a time)."""
-    if not max_size or len(words) <= max_size:
-        return words, counts, False
-    threshold = int(np.sort(counts)[::-1][max_size])  # drop every word at or below the first level past the cap
-    keep = counts > threshold
-    return [w for w, k in zip(words, keep) if k], counts[keep], True
+    if not max_size or len(counts.words) <= max_size:
+        return counts
+    threshold = int(np.sort(counts.counts)[::-1][max_size])  # drop every word at or below the first level past the cap
+    keep = counts.counts > threshold
+    return WordCounts([w for w, k in zip(counts.words, keep) if k], counts.counts[keep], counts.firsts[keep],
+                      counts.tokens, True)
 
 
-def count_shard(shard: Shard, max_vocab_size: int | None) -> WordCounts:
-    """(worker) The word counts of one shard."""
-    counter = count_chunks(iter_shard(shard), max_vocab_size)
-    words, counts = counter.sorted_words(1)
-    return WordCounts(list(words), np.asarray(counts, dtype=np.int64), int(counter.tokens), counter.prunes > 0)
+def count_shard(shard: Shard, index: int, max_vocab_size: int | None) -> WordCounts:
+    """(worker) The word counts of one shard, the index-th of the corpus."""
+    counter = count_chunks(iter_shard(shard), max_vocab_size, origin=position_origin(index))
+    words, counts, firsts = counter.sorted_words(1, with_firsts=True)
+    return WordCounts(list(words), np.asarray(counts, dtype=np.int64), firsts, int(counter.tokens),
+                      counter.prunes > 0)
 
 
 def merge_counts(a: WordCounts, b: WordCounts, max_vocab_size: int | None) -> WordCounts:
-    """(worker) The sum of two partial counts, pruned to max_vocab_size."""
-    total = dict(zip(a.words, a.counts.tolist()))
-    for w, c in zip(b.words, b.counts.tolist()):
-        total[w] = total.get(w, 0) + c
+    """(worker) The sum of two partial counts (each word first seen where the
+    earlier saw it), pruned to max_vocab_size."""
+    total = {w: [c, f] for w, c, f in zip(a.words, a.counts.tolist(), a.firsts.tolist())}
+    for w, c, f in zip(b.words, b.counts.tolist(), b.firsts.tolist()):
+        if w in total:
+            held = total[w]
+            held[0] += c
+            held[1] = min(held[1], f)
+        else:
+            total[w] = [c, f]
     words = list(total)
-    counts = np.fromiter(total.values(), dtype=np.int64, count=len(words))
-    words, counts, pruned = _prune(words, counts, max_vocab_size)
-    return WordCounts(words, counts, a.tokens + b.tokens, a.pruned or b.pruned or pruned)
+    both = np.array(list(total.values()), dtype=np.int64).reshape(len(words), 2)
+    merged = WordCounts(words, both[:, 0].copy(), both[:, 1].copy(), a.tokens + b.tokens, a.pruned or b.pruned)
+    return _prune(merged, max_vocab_size)
 
 
 def count_words(client, corpus, max_vocab_size: int | None = None,
                 progress: bool | None = None) -> tuple[list[bytes], np.ndarray, int, int | None]:
     """(raw words, counts, total tokens, distinct words or None if pruned),
-    sorted as Vocabulary.build sorts them: count descending, ties by bytes."""
+    sorted as Vocabulary.build sorts them: count descending, then first
+    seen, then bytes."""
     shards = plan_shards(corpus, len(worker_addresses(client)))
-    parts = [submit(client, count_shard, s, max_vocab_size) for s in shards]
+    parts = [submit(client, count_shard, s, i, max_vocab_size) for i, s in enumerate(shards)]
     show_progress(parts, [1] * len(parts), "counting words", progress, " shards")
     merged = result(tree_reduce(client, parts, merge_counts, max_vocab_size), "counting words")
     if merged.tokens == 0:
         raise CorpusError(f"the corpus has no words: {', '.join(sorted({s.path for s in shards}))}")
-    order = sorted(range(len(merged.words)), key=lambda i: (-int(merged.counts[i]), merged.words[i]))
+    order = sorted(range(len(merged.words)),
+                   key=lambda i: (-int(merged.counts[i]), int(merged.firsts[i]), merged.words[i]))
     words = [merged.words[i] for i in order]
     counts = merged.counts[np.asarray(order, dtype=np.int64)]
     return words, counts, merged.tokens, None if merged.pruned else len(words)
