@@ -50,17 +50,16 @@ def count_shard(shard: Shard, index: int, max_vocab_size: int | None) -> WordCou
 def merge_counts(a: WordCounts, b: WordCounts, max_vocab_size: int | None) -> WordCounts:
     """(worker) The sum of two partial counts (each word first seen where the
     earlier saw it), pruned to max_vocab_size."""
-    total = {w: [c, f] for w, c, f in zip(a.words, a.counts.tolist(), a.firsts.tolist())}
-    for w, c, f in zip(b.words, b.counts.tolist(), b.firsts.tolist()):
-        if w in total:
-            held = total[w]
-            held[0] += c
-            held[1] = min(held[1], f)
-        else:
-            total[w] = [c, f]
-    words = list(total)
-    both = np.array(list(total.values()), dtype=np.int64).reshape(len(words), 2)
-    merged = WordCounts(words, both[:, 0].copy(), both[:, 1].copy(), a.tokens + b.tokens, a.pruned or b.pruned)
+    index = dict(zip(a.words, range(len(a.words))))
+    at = np.fromiter((index.get(w, -1) for w in b.words), dtype=np.int64, count=len(b.words))
+    hit, new = at >= 0, at < 0
+    held = at[hit]  # a part's words are distinct: no row is hit twice
+    counts, firsts = a.counts.copy(), a.firsts.copy()
+    counts[held] += b.counts[hit]
+    firsts[held] = np.minimum(firsts[held], b.firsts[hit])
+    merged = WordCounts(a.words + [w for w, n in zip(b.words, new.tolist()) if n],
+                        np.concatenate([counts, b.counts[new]]), np.concatenate([firsts, b.firsts[new]]),
+                        a.tokens + b.tokens, a.pruned or b.pruned)
     return _prune(merged, max_vocab_size)
 
 
