@@ -24,7 +24,7 @@ _added = ROOT not in sys.path
 if _added:
     sys.path.insert(0, ROOT)
 try:
-    from benchmarks import ab, many_cores, readme_table, repeat_text, runners, schedule_study  # noqa: E402
+    from benchmarks import ab, instructions, many_cores, readme_table, repeat_text, runners, schedule_study  # noqa: E402,E501
 finally:
     if _added:
         sys.path.remove(ROOT)
@@ -276,3 +276,16 @@ def test_a_word2vec_c_run_cut_short_by_its_end_of_file_flag_is_caught(epochs, th
     if cut_short:
         assert f"{last:.1f}%" in why and "issue #47" in why
     assert runners.word2vec_c_shortfall("", epochs, threads) is None  # -debug 0 prints nothing to go by
+
+
+def test_instructions_of_one_epoch_from_two_callgrind_totals(tmp_path):
+    """A callgrind output file's summary line (its format: 'summary: N' after
+    the header), and one epoch as the 2-epoch total less the 1-epoch one."""
+    out = tmp_path / "callgrind.out"
+    out.write_text("# callgrind format\nversion: 1\ncreator: callgrind-3.19.0\ncmd: python\n"
+                   "events: Ir\nsummary: 15840055709\n\nfl=(1) x.c\nfn=(1) main\n16 3\n\ntotals: 15840055709\n")
+    assert instructions.callgrind_total(str(out)) == 15_840_055_709
+    assert instructions.epoch_instructions({1: 8_743_791_251, 2: 15_840_055_709}) == 7_096_264_458
+    (tmp_path / "empty").write_text("events: Ir\n")
+    with pytest.raises(ValueError, match="not a callgrind output"):
+        instructions.callgrind_total(str(tmp_path / "empty"))
