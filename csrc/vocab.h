@@ -75,8 +75,9 @@ int64_t wv_counter_max_count(const wv_counter *c);
 wv_status wv_counter_merge(wv_counter *into, const wv_counter *from);
 /* The parallel merge, one call per part p (calls for different p may run
  * at once): into's table p (empty) becomes the union of table p of the k
- * counters `from`, counts added up. The largest of those tables is taken
- * over rather than copied (it is left empty in its counter). All must have
+ * counters `from`, counts added up (first positions: the earliest). The
+ * largest of those tables is taken over rather than copied (it is left
+ * empty in its counter). All must have
  * into's n_parts (WV_ERR_INVALID otherwise); counters that pruned are
  * merged too (their counts are then lower bounds: the caller says so).
  * WV_ERR_NOMEM: into must then be freed. The other tables p are consumed:
