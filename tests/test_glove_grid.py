@@ -52,13 +52,19 @@ def test_grid_records_are_the_records_sorted_into_cells_of_id_bands(sentences, r
 
 
 def test_cell_by_cell_training_converges_as_the_single_order_and_sees_every_record(sentences):
+    """On 4 threads every record is trained once an epoch and the cost
+    falls; the final cost is compared with the single order's at one thread,
+    where both runs are deterministic (on 4 threads sharing 2 loaded cores
+    the two Hogwild runs' costs spread past the 5%: 1.00-1.05 here)."""
     grid = model(threads=4, grid=5).fit(sentences, progress=False)
-    plain = model(threads=4, grid=0).fit(sentences, progress=False)
-    assert grid._cells is not None and plain._cells is None
+    assert grid._cells is not None
     n = len(grid._records)
     assert [e.records for e in grid.last_stats.epochs] == [n] * 6 and grid._core.words_done == n
-    a, b = grid.last_stats.epoch_cost, plain.last_stats.epoch_cost
+    a = grid.last_stats.epoch_cost
     assert a[-1] < 0.9 * a[0]
+    one, plain = (model(threads=1, grid=g).fit(sentences, progress=False) for g in (5, 0))
+    assert one._cells is not None and plain._cells is None
+    a, b = one.last_stats.epoch_cost, plain.last_stats.epoch_cost
     assert abs(a[-1] - b[-1]) < 0.05 * b[-1]
 
 
