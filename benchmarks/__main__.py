@@ -165,7 +165,7 @@ def main(argv=None) -> int:
                     if m.ok and not os.path.exists(job.vectors):
                         rec["ok"], rec["error"] = False, f"exit 0 but no vectors file at {job.vectors}"
                     elif m.ok:
-                        short = tool.shortfall(prefix + ".stdout", mode_settings, threads, corpus)
+                        short = tool.shortfall(prefix + ".stdout", mode_settings, threads)
                         if short:
                             rec["ok"], rec["error"] = False, short
                     if rec["ok"]:

@@ -84,7 +84,7 @@ class Tool:
         """None when the tool can run, else why it is skipped."""
         return None
 
-    def shortfall(self, stdout_path: str, s, threads: int, corpus: "Corpus") -> str | None:
+    def shortfall(self, stdout_path: str, s, threads: int) -> str | None:
         """Why a run that exited 0 still did not do the work asked (its
         result would not count), or None."""
         return None
@@ -210,7 +210,7 @@ class Word2VecC(BinaryTool):
     name = "word2vec.c"
     flag = "word2vec-bin"
 
-    def shortfall(self, stdout_path: str, s: Settings, threads: int, corpus: Corpus) -> str | None:
+    def shortfall(self, stdout_path: str, s: Settings, threads: int) -> str | None:
         with open(stdout_path, errors="replace") as f:
             return word2vec_c_shortfall(f.read(), s.epochs, threads)
 
