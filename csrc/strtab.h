@@ -85,9 +85,10 @@ static inline size_t wv_strtab_candidate(const wv_strtab *t, uint64_t h, int len
 static inline int64_t *wv_strtab_value(const wv_strtab *t, size_t r) {
     return (int64_t *)(void *)(t->arena + r);
 }
-/* The record's second int64, beside its value (wv_strtab_value(t, r) + 1). */
+/* The record's second int64, beside the value `value` points to. */
+static inline int64_t *wv_strtab_first_of(int64_t *value) { return value + 1; }
 static inline int64_t *wv_strtab_first(const wv_strtab *t, size_t r) {
-    return (int64_t *)(void *)(t->arena + r + 8);
+    return wv_strtab_first_of(wv_strtab_value(t, r));
 }
 static inline int wv_strtab_len(const wv_strtab *t, size_t r) {
     int32_t len;

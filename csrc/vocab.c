@@ -96,10 +96,6 @@ static inline int64_t *candidate_value(const wv_token_batch *b, int i, const wv_
     return NULL;
 }
 
-/* Where the word whose count is at `count` was first seen (its record's
- * second int64, strtab.h). */
-static inline int64_t *first_of(int64_t *count) { return count + 1; }
-
 /* Adds n to the count of a word (held or new, first seen at `first`) in c;
  * *record: where. */
 static wv_status add_count(wv_counter *c, const char *w, int len, uint64_t h, int64_t n, int64_t first,
@@ -109,7 +105,7 @@ static wv_status add_count(wv_counter *c, const char *w, int len, uint64_t h, in
     wv_strtab *t = &c->parts[part_of(h, c->n_parts)];
     if (wv_strtab_intern(t, w, len, h, &count, &inserted)) return WV_ERR_NOMEM;
     *count += n;
-    if (inserted || first < *first_of(count)) *first_of(count) = first;
+    if (inserted || first < *wv_strtab_first_of(count)) *wv_strtab_first_of(count) = first;
     *record = (size_t)((char *)count - t->arena);
     return WV_OK;
 }
@@ -149,7 +145,7 @@ static void count_batch(wv_counter *c) {
             c->error = WV_ERR_NOMEM;
             break;
         }
-        if (inserted) *first_of(count) = position;
+        if (inserted) *wv_strtab_first_of(count) = position;
         ++*count;
         if (c->ids) write_id(c, p, count);
         if (inserted && c->max_size > 0 && wv_counter_distinct(c) > c->max_size) prune(c);
@@ -213,7 +209,7 @@ static wv_status add_table(wv_counter *c, const wv_strtab *t, char *refs) {
             size_t at;
             if (count) {
                 *count += counts[i];
-                if (firsts[i] < *first_of(count)) *first_of(count) = firsts[i];
+                if (firsts[i] < *wv_strtab_first_of(count)) *wv_strtab_first_of(count) = firsts[i];
                 at = (size_t)((char *)count - into->arena);
             } else if (add_count(c, b.word[i], b.len[i], b.hash[i], counts[i], firsts[i], &at)) {
                 return WV_ERR_NOMEM;
