@@ -110,6 +110,40 @@ def _split_and_count(plain: str, dest: str) -> tuple[int, int]:
     return counts["words"], counts["newlines"]
 
 
+def rotated(plain: str, part: int, parts: int, dest: str) -> str:
+    """Writes to dest the plain file's text begun `part / parts` of the way
+    through its bytes (at the next whitespace: no word is cut), the text
+    before that point following a line break after the end: the same words,
+    read from another place, so that a study can tell what the order of the
+    text does from what the tools do. Returns dest."""
+    if not 0 < part < parts:
+        raise ValueError(f"rotation {part} of {parts}: it must lie in 1..{parts - 1}")
+    size = os.path.getsize(plain)
+    tmp = dest + ".tmp"
+    with open(plain, "rb") as fin, open(tmp, "wb") as fout:
+        fin.seek(size * part // parts)
+        cut = fin.tell()
+        while (c := fin.read(1)) and c not in _WS:
+            cut += 1
+        fin.seek(cut)
+        _copy(fin, fout, size - cut)
+        fout.write(b"\n")
+        fin.seek(0)
+        _copy(fin, fout, cut)
+        fout.write(b"\n")
+    os.replace(tmp, dest)
+    return dest
+
+
+def _copy(fin, fout, n: int) -> None:
+    while n > 0:
+        data = fin.read(min(CHUNK, n))
+        if not data:
+            break
+        fout.write(data)
+        n -= len(data)
+
+
 def prepare(source: str, out_dir: str, log=print) -> Corpus:
     source = os.path.abspath(source)
     st = os.stat(source)

@@ -17,6 +17,13 @@ or flags of wv-engine's own, given as they are ("--regions 4", "--regions 2
 medians over seeds are printed as a table at the end. Runs are sequential
 (one training at a time on the machine).
 
+--rotations N runs every job on N orders of the same text: the corpus and
+N - 1 copies of it begun 1/N, 2/N, ... of the way through (the words before
+the cut follow the end), each record naming its "rotation". The order of
+the text moves SimLex-999 and WS-353 by more than the seeds do and
+differently in each tool (docs/performance.md), so a comparison pooled over
+rotations says more about the tools than one over seeds alone.
+
     python -m benchmarks.schedule_study --report OUT
 
 prints the tables of every run in OUT/study.jsonl (several invocations may
@@ -27,6 +34,7 @@ points, WS-353 and SimLex-999 within 0.01)."""
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import statistics
@@ -34,7 +42,7 @@ import subprocess
 import sys
 import time
 
-from .corpus import prepare
+from .corpus import prepare, rotated
 from .quality import evaluate_file
 from .runners import MODES, Gensim, Settings, Word2VecC, WvEngine, word2vec_c_shortfall
 
@@ -76,7 +84,7 @@ def report(records: list[dict]) -> str:
     rows: dict[tuple, list[dict]] = {}
     for r in records:
         rows.setdefault((r["mode"], r["epochs"], r["tool"], r["schedule"]), []).append(r)
-    out = ["| mode | epochs | tool | schedule | analogy | WS-353 | SimLex | wall s | seeds |",
+    out = ["| mode | epochs | tool | schedule | analogy | WS-353 | SimLex | wall s | runs |",
            "|---|---|---|---|---|---|---|---|---|"]
     for (mode, epochs, tool, sched), recs in rows.items():
         med = _medians(recs)
@@ -118,19 +126,26 @@ def main(argv=None) -> int:
     p.add_argument("--schedules", default="default")
     p.add_argument("--no-gensim", action="store_true")
     p.add_argument("--word2vec-bin", help="word2vec.c's binary (run once per seed: it takes no seed)")
+    p.add_argument("--rotations", type=int, default=1,
+                   help="run every job on this many orders of the text (the corpus begun at 0, 1/N, 2/N, ...)")
     a = p.parse_args(argv)
     bad = [m for m in a.modes.split(",") if m not in MODES]
     if bad:
         p.error(f"unknown mode(s) {', '.join(bad)}; choose from {', '.join(MODES)}")
     os.makedirs(a.out, exist_ok=True)
+    if a.rotations < 1:
+        p.error("--rotations must be at least 1")
     corpus = prepare(a.corpus, a.out)
+    texts = [corpus] + [prepare(rotated(corpus.plain, r, a.rotations,
+                                        os.path.join(a.out, "corpus", f"rotation{r}of{a.rotations}.txt")),
+                                os.path.join(a.out, f"rotation{r}")) for r in range(1, a.rotations)]
     peers = ([] if a.no_gensim else [("gensim", Gensim())]) + (
         [("word2vec.c", Word2VecC(a.word2vec_bin))] if a.word2vec_bin else [])
     log = open(os.path.join(a.out, "study.jsonl"), "a")
     records: list[dict] = []
     for mode in a.modes.split(","):
         for epochs in map(int, a.epochs.split(",")):
-            for seed in map(int, a.seeds.split(",")):
+            for seed, (rotation, corpus) in itertools.product(map(int, a.seeds.split(",")), enumerate(texts)):
                 s = Settings(sample=a.sample, epochs=epochs, seed=seed)
                 prefix = os.path.join(a.out, "run")
                 runs = [(name, "", tool.job(mode, a.threads, s, corpus, prefix).cmd) for name, tool in peers]
@@ -144,9 +159,9 @@ def main(argv=None) -> int:
                     if short:
                         raise RuntimeError(short)
                     q = evaluate_file(prefix + ".bin")
-                    rec = dict(tool=tool, schedule=sched, mode=mode, epochs=epochs, seed=seed, sample=a.sample,
-                               threads=a.threads, wall_s=wall, analogy=q["analogy_pct"], ws353=q["ws353"],
-                               simlex=q["simlex"])
+                    rec = dict(tool=tool, schedule=sched, mode=mode, epochs=epochs, seed=seed, rotation=rotation,
+                               sample=a.sample, threads=a.threads, wall_s=wall, analogy=q["analogy_pct"],
+                               ws353=q["ws353"], simlex=q["simlex"])
                     print(json.dumps(rec), flush=True)
                     log.write(json.dumps(rec) + "\n")
                     log.flush()

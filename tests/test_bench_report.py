@@ -8,6 +8,7 @@ import gzip
 import itertools
 import json
 import os
+import re
 import sys
 
 import pytest
@@ -24,7 +25,7 @@ _added = ROOT not in sys.path
 if _added:
     sys.path.insert(0, ROOT)
 try:
-    from benchmarks import ab, instructions, many_cores, readme_table, repeat_text, runners, schedule_study  # noqa: E402,E501
+    from benchmarks import ab, corpus, instructions, many_cores, readme_table, repeat_text, runners, schedule_study  # noqa: E402,E501
 finally:
     if _added:
         sys.path.remove(ROOT)
@@ -206,6 +207,28 @@ def test_empty_source_leaves_nothing(tmp_path):
     with pytest.raises(ValueError, match="no tokens"):
         repeat_text.repeat_text(str(p), str(tmp_path / "out.txt"), 10, progress=False)
     assert sorted(os.listdir(tmp_path)) == ["empty.txt"]
+
+
+@pytest.mark.parametrize("part, parts", [(1, 2), (1, 3), (2, 3), (3, 4), (7, 8)])
+def test_a_rotation_reads_the_same_words_from_another_place(tmp_path, one_line_source, part, parts):
+    """The rotated copy is the source's words from the first one that starts
+    past the cut (part / parts of its bytes) to the end, then a line break,
+    then the words before it: no word cut, none lost or doubled."""
+    src, toks = one_line_source
+    data = open(src, "rb").read()
+    nominal = len(data) * part // parts
+    j = next(k for k, m in enumerate(re.finditer(rb"\S+", data)) if m.start() > nominal)
+    out = corpus.rotated(src, part, parts, str(tmp_path / "rot.txt"))
+    rot = open(out, "rb").read()
+    assert rot.endswith(b"\n")
+    assert [line.split() for line in rot[:-1].split(b"\n")] == [toks[j:], toks[:j]]
+    assert sorted(os.listdir(tmp_path)) == ["rot.txt", "src.txt"]
+
+
+@pytest.mark.parametrize("part", [0, 3, -1])
+def test_a_rotation_outside_the_text_is_refused(tmp_path, one_line_source, part):
+    with pytest.raises(ValueError, match="rotation"):
+        corpus.rotated(one_line_source[0], part, 3, str(tmp_path / "rot.txt"))
 
 
 def test_schedule_study_report_checks_the_default_against_the_best_peer_per_test_set():
