@@ -73,7 +73,8 @@ void wv_w2v_model_init(wv_w2v_model *m);
  * until none is left) and returns at once: WV_OK, WV_ERR_BUSY or WV_ERR_NOMEM
  * (a thread that did not start is reported by wv_w2v_join_epoch).
  * first_claim > 0 continues an epoch paused after that many claims, with
- * the regions it had (regions 0: chosen from n_threads), so that the rest of
+ * the regions it had (regions 0: max(n_threads, 16), plus the epoch with
+ * hierarchical softmax), so that the rest of
  * the epoch visits the same chunks in the same order. */
 wv_status wv_w2v_start_epoch(wv_w2v_model *m, int epoch, int n_threads, int64_t first_claim, int64_t regions);
 /* After a join: the claims the epoch has completed (all of them unless it

@@ -24,13 +24,23 @@
  * epoch). Small enough that the last chunk to finish is a short wait. */
 #define CHUNK_IDS 16384
 /* The fewest regions the corpus is cut into for the order of claims (see
- * run_worker): with fewer threads than this the epoch still visits this many
- * places in turn, a coarse shuffle of the text. Corpora are ordered by
- * article and topic; trained in order, the last part of the epoch, where
- * alpha is smallest, would see one stretch of text only, which costs
- * analogy accuracy at no gain in speed. More regions than this traded
+ * run_worker): with fewer threads than this the first epoch still visits
+ * this many places in turn, a coarse shuffle of the text. Corpora are
+ * ordered by article and topic; trained in order, the last part of the
+ * epoch, where alpha is smallest, would see one stretch of text only, which
+ * costs analogy accuracy at no gain in speed. More regions than this traded
  * similarity (SimLex-999) for it (docs/performance.md). */
 #define MIN_REGIONS 16
+
+/* The regions of an epoch given no count. With hierarchical softmax each
+ * later epoch takes one region more than the one before, so that the same
+ * text is not read beside the same neighbours at the same point of every
+ * epoch's schedule: HS gained analogy accuracy at five epochs, negative
+ * sampling did not (docs/performance.md, "Each epoch its own order"). */
+static int64_t default_regions(const wv_w2v_model *m, int epoch, int n_threads) {
+    int64_t base = n_threads > MIN_REGIONS ? n_threads : MIN_REGIONS;
+    return m->cfg.loss == WV_LOSS_HS && epoch > 0 ? base + epoch : base;
+}
 
 /* The ids a worker can see: ids[start, end) of the corpus at span[0..]. */
 typedef struct {
@@ -84,7 +94,7 @@ static void run_worker(wv_w2v_worker *w) {
     const int max_len = m->cfg.max_sentence_length;
     const int64_t n_chunks = (m->n_ids + CHUNK_IDS - 1) / CHUNK_IDS;
     /* Claim k is chunk (k mod R) * per + k div R: the corpus is cut into
-     * R = max(T, MIN_REGIONS) regions of `per` chunks and the T claims in
+     * R regions of `per` chunks (by default_regions) and the T claims in
      * flight at any moment lie in T different regions, far apart as fixed
      * shards would be (threads on neighbouring text would write the same
      * rare words' rows), while the work is still shared out until none is
@@ -198,7 +208,7 @@ static wv_status init_worker(wv_w2v_model *m, wv_w2v_worker *w, int epoch) {
 wv_status wv_w2v_start_epoch(wv_w2v_model *m, int epoch, int n_threads, int64_t first_claim, int64_t regions) {
     if (m->run.running) return WV_ERR_BUSY;
     if (n_threads < 1) n_threads = 1;
-    if (regions < 1) regions = n_threads > MIN_REGIONS ? n_threads : MIN_REGIONS;
+    if (regions < 1) regions = default_regions(m, epoch, n_threads);
     const int64_t n_chunks = (m->n_ids + CHUNK_IDS - 1) / CHUNK_IDS;
     const int64_t per = (n_chunks + regions - 1) / regions;
     if (first_claim < 0 || first_claim > regions * per) return WV_ERR_INVALID;

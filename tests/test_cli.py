@@ -134,7 +134,8 @@ def test_demo_runs_on_the_shipped_corpus(tmp_path, capsys):
 def test_model_setting_flags(corpus_file, tmp_path, flags, key, value):
     """--init-range sets where the input vectors start (default gensim's
     1.0), --regions how many regions an epoch reads side by side (default
-    None: max(threads, 16)); both land in the model's config."""
+    None: max(threads, 16), one more each epoch with HS);
+    both land in the model's config."""
     stats = tmp_path / "s.json"
     assert main(["word2vec", corpus_file, "-o", str(tmp_path / "v.bin"), "--dim", "16", "--min-count", "1",
                  "--epochs", "1", "--quiet", *flags, "--stats-json", str(stats)]) == 0

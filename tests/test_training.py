@@ -272,6 +272,41 @@ def test_the_regions_setting_reaches_the_epoch_and_defaults_to_16():
     np.testing.assert_array_equal(trained().input_vectors, by_hand(16))
 
 
+@pytest.mark.parametrize("loss,default_order", [("hs", [16, 17]), ("ns", [16, 16])])
+def test_with_hs_each_epoch_takes_one_region_more_unless_the_count_is_given(loss, default_order):
+    """By default epoch e reads max(threads, 16) regions, plus e with
+    hierarchical softmax, so that there the same chunk meets other
+    neighbours at another point of each epoch; a count given holds for every
+    epoch. Checked against epochs started by hand on 33 chunks (3 to a
+    region at 16 regions, 2 at 17: another order)."""
+    vocab, corpus = _chunk_words_corpus(chunks=33)
+
+    def trained(**kw):
+        m = Word2Vec(dim=8, min_count=1, sample=0, epochs=2, threads=1, seed=2, loss=loss, **kw)
+        m.build_vocab(vocab=vocab)
+        m.train(corpus, progress=False)
+        return m
+
+    def by_hand(model, regions):
+        s = model._schedule
+        m = Word2Vec(dim=8, min_count=1, sample=0, epochs=2, threads=1, seed=2, loss=loss)
+        m.build_vocab(vocab=vocab)
+        core = m._make_core()
+        core.set_corpus(corpus.ids, s["epochs"] * corpus.words, s["alpha"], s["min_alpha"], 0, s["linear_decay"])
+        for e, r in enumerate(regions):
+            core.start_epoch(e, 1, 0, r)
+            core.join_epoch()
+            assert core.regions == r
+        return m.input_vectors
+
+    default = trained()
+    np.testing.assert_array_equal(default.input_vectors, by_hand(default, default_order))
+    other = [16, 16] if default_order == [16, 17] else [16, 17]
+    assert not np.array_equal(default.input_vectors, by_hand(default, other))
+    given = trained(regions=16)
+    np.testing.assert_array_equal(given.input_vectors, by_hand(given, [16, 16]))
+
+
 def test_what_is_drawn_does_not_depend_on_the_thread_count():
     """Each chunk has its own random stream: subsampling and window draws,
     and so the number of predictions, are the same at 1 and at 4 threads,

@@ -119,7 +119,8 @@ def _add_word2vec(sub) -> None:
                         "word2vec.c")
     p.add_argument("--regions", type=positive_int, default=None,
                    help="an epoch takes the corpus in chunks from this many regions in turn (default: "
-                        "max(threads, 16)); as many as --threads is word2vec.c's and gensim's order")
+                        "max(threads, 16), and with --loss hs one more in each later epoch); a count given "
+                        "holds for every epoch, and as many as --threads is word2vec.c's and gensim's order")
     negatives = p.add_mutually_exclusive_group()
     negatives.add_argument("--shared-negatives", dest="shared_negatives", action="store_true", default=None,
                            help="skip-gram NS: one negative set per window, trained as small matrices (the "

@@ -70,11 +70,16 @@ class Word2Vec:
 
     regions: an epoch takes the corpus in chunks of 16,384 ids from this
     many regions of it in turn, a coarse shuffle of text that comes ordered
-    by topic. None (the default): max(threads, 16). `threads` regions is
-    the order word2vec.c's and gensim's threads read in (each its own
-    contiguous part); fewer regions than 16 gave more SimLex-999 and less
-    analogy and WS-353 accuracy (docs/performance.md, "Initialisation and
-    the order of the text").
+    by topic. None (the default): max(threads, 16); with hierarchical
+    softmax, one more in each epoch after the first, so that no stretch of
+    text is read beside the same neighbours at the same point of every
+    epoch (more analogy accuracy at five epochs with HS, not with negative
+    sampling: docs/performance.md, "Each epoch its own order"). A count
+    given here holds for every epoch: `threads`
+    regions is the order word2vec.c's and gensim's threads read in (each its
+    own contiguous part, the same in every epoch); fewer regions than 16
+    gave more SimLex-999 and less analogy and WS-353 accuracy
+    (docs/performance.md, "Initialisation and the order of the text").
 
     hot_rows: with several threads, each keeps a private copy of this many
     of the most contended output rows (the most frequent words' NS rows, the
