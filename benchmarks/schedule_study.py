@@ -132,9 +132,9 @@ def main(argv=None) -> int:
     bad = [m for m in a.modes.split(",") if m not in MODES]
     if bad:
         p.error(f"unknown mode(s) {', '.join(bad)}; choose from {', '.join(MODES)}")
-    os.makedirs(a.out, exist_ok=True)
     if a.rotations < 1:
         p.error("--rotations must be at least 1")
+    os.makedirs(a.out, exist_ok=True)
     corpus = prepare(a.corpus, a.out)
     texts = [corpus] + [prepare(rotated(corpus.plain, r, a.rotations,
                                         os.path.join(a.out, "corpus", f"rotation{r}of{a.rotations}.txt")),
@@ -145,11 +145,11 @@ def main(argv=None) -> int:
     records: list[dict] = []
     for mode in a.modes.split(","):
         for epochs in map(int, a.epochs.split(",")):
-            for seed, (rotation, corpus) in itertools.product(map(int, a.seeds.split(",")), enumerate(texts)):
+            for seed, (rotation, text) in itertools.product(map(int, a.seeds.split(",")), enumerate(texts)):
                 s = Settings(sample=a.sample, epochs=epochs, seed=seed)
                 prefix = os.path.join(a.out, "run")
-                runs = [(name, "", tool.job(mode, a.threads, s, corpus, prefix).cmd) for name, tool in peers]
-                engine = WvEngine().job(mode, a.threads, s, corpus, prefix)
+                runs = [(name, "", tool.job(mode, a.threads, s, text, prefix).cmd) for name, tool in peers]
+                engine = WvEngine().job(mode, a.threads, s, text, prefix)
                 runs += [("wv-engine", sched, engine.cmd + schedule_args(sched, mode, epochs))
                          for sched in a.schedules.split(";")]
                 for tool, sched, cmd in runs:
