@@ -24,11 +24,11 @@
  * epoch). Small enough that the last chunk to finish is a short wait. */
 #define CHUNK_IDS 16384
 /* The fewest regions the corpus is cut into for the order of claims (see
- * run_worker): with fewer threads than this the first epoch still visits
- * this many places in turn, a coarse shuffle of the text. Corpora are
- * ordered by article and topic; trained in order, the last part of the
- * epoch, where alpha is smallest, would see one stretch of text only, which
- * costs analogy accuracy at no gain in speed. More regions than this traded
+ * run_worker): with fewer threads than this an epoch still visits this many
+ * places in turn, a coarse shuffle of the text. Corpora are ordered by
+ * article and topic; trained in order, the last part of the epoch, where
+ * alpha is smallest, would see one stretch of text only, which costs
+ * analogy accuracy at no gain in speed. More regions than this traded
  * similarity (SimLex-999) for it (docs/performance.md). */
 #define MIN_REGIONS 16
 

@@ -245,65 +245,57 @@ def test_an_epoch_reads_its_regions_side_by_side_each_from_start_to_end(regions,
     assert _chunks_trained(regions, last_claims) == chunks
 
 
+def _regions_trained(vocab, corpus, epochs=1, **kw):
+    """A model trained by Word2Vec.train with these settings."""
+    m = Word2Vec(dim=8, min_count=1, sample=0, epochs=epochs, threads=1, seed=2, **kw)
+    m.build_vocab(vocab=vocab)
+    m.train(corpus, progress=False)
+    return m
+
+
+def _regions_by_hand(vocab, corpus, schedule, regions, loss="ns"):
+    """The input vectors after epochs started by hand, epoch e on regions[e],
+    under the schedule a trained model used."""
+    m = Word2Vec(dim=8, min_count=1, sample=0, epochs=len(regions), threads=1, seed=2, loss=loss)
+    m.build_vocab(vocab=vocab)
+    core = m._make_core()
+    core.set_corpus(corpus.ids, schedule["epochs"] * corpus.words, schedule["alpha"], schedule["min_alpha"], 0,
+                    schedule["linear_decay"])
+    for e, r in enumerate(regions):
+        core.start_epoch(e, 1, 0, r)
+        core.join_epoch()
+        assert core.regions == r
+    return m.input_vectors
+
+
 def test_the_regions_setting_reaches_the_epoch_and_defaults_to_16():
     """Word2Vec(regions=R) trains exactly as an epoch started on R regions;
     None is max(threads, 16) regions."""
     vocab, corpus = _chunk_words_corpus(chunks=6)
-
-    def trained(**kw):
-        m = Word2Vec(dim=8, min_count=1, sample=0, epochs=1, threads=1, seed=2, **kw)
-        m.build_vocab(vocab=vocab)
-        m.train(corpus, progress=False)
-        return m
-
-    def by_hand(regions):
-        m = Word2Vec(dim=8, min_count=1, sample=0, epochs=1, threads=1, seed=2)
-        m.build_vocab(vocab=vocab)
-        core = m._make_core()
-        core.set_corpus(corpus.ids, corpus.words, m.alpha, m.min_alpha, 0, True)
-        core.start_epoch(0, 1, 0, regions)
-        core.join_epoch()
-        return m.input_vectors
-
-    three = trained(regions=3)
+    three = _regions_trained(vocab, corpus, regions=3)
     assert three.regions == 3 and three.config()["regions"] == 3
-    np.testing.assert_array_equal(three.input_vectors, by_hand(3))
-    assert not np.array_equal(three.input_vectors, by_hand(16))
-    np.testing.assert_array_equal(trained().input_vectors, by_hand(16))
+    np.testing.assert_array_equal(three.input_vectors, _regions_by_hand(vocab, corpus, three._schedule, [3]))
+    assert not np.array_equal(three.input_vectors, _regions_by_hand(vocab, corpus, three._schedule, [16]))
+    default = _regions_trained(vocab, corpus)
+    np.testing.assert_array_equal(default.input_vectors, _regions_by_hand(vocab, corpus, default._schedule, [16]))
 
 
-@pytest.mark.parametrize("loss,default_order", [("hs", [16, 17]), ("ns", [16, 16])])
-def test_with_hs_each_epoch_takes_one_region_more_unless_the_count_is_given(loss, default_order):
+@pytest.mark.parametrize("loss,default_order,other", [("hs", [16, 17], [16, 16]), ("ns", [16, 16], [16, 17])])
+def test_with_hs_each_epoch_takes_one_region_more_unless_the_count_is_given(loss, default_order, other):
     """By default epoch e reads max(threads, 16) regions, plus e with
     hierarchical softmax, so that there the same chunk meets other
     neighbours at another point of each epoch; a count given holds for every
     epoch. Checked against epochs started by hand on 33 chunks (3 to a
     region at 16 regions, 2 at 17: another order)."""
     vocab, corpus = _chunk_words_corpus(chunks=33)
-
-    def trained(**kw):
-        m = Word2Vec(dim=8, min_count=1, sample=0, epochs=2, threads=1, seed=2, loss=loss, **kw)
-        m.build_vocab(vocab=vocab)
-        m.train(corpus, progress=False)
-        return m
+    default = _regions_trained(vocab, corpus, epochs=2, loss=loss)
 
     def by_hand(model, regions):
-        s = model._schedule
-        m = Word2Vec(dim=8, min_count=1, sample=0, epochs=2, threads=1, seed=2, loss=loss)
-        m.build_vocab(vocab=vocab)
-        core = m._make_core()
-        core.set_corpus(corpus.ids, s["epochs"] * corpus.words, s["alpha"], s["min_alpha"], 0, s["linear_decay"])
-        for e, r in enumerate(regions):
-            core.start_epoch(e, 1, 0, r)
-            core.join_epoch()
-            assert core.regions == r
-        return m.input_vectors
+        return _regions_by_hand(vocab, corpus, model._schedule, regions, loss)
 
-    default = trained()
     np.testing.assert_array_equal(default.input_vectors, by_hand(default, default_order))
-    other = [16, 16] if default_order == [16, 17] else [16, 17]
     assert not np.array_equal(default.input_vectors, by_hand(default, other))
-    given = trained(regions=16)
+    given = _regions_trained(vocab, corpus, epochs=2, loss=loss, regions=16)
     np.testing.assert_array_equal(given.input_vectors, by_hand(given, [16, 16]))
 
 
