@@ -472,7 +472,11 @@ def test_the_schedule_sets_where_the_learning_rate_ends(topics_corpus):
         end, alphas = ends[name]
         np.testing.assert_allclose(alphas, np.maximum(0.04 * (1 - quarters), end), rtol=0.02, atol=1e-5)
     assert Word2Vec(schedule="word2vec").config()["schedule"] == "word2vec"
+    # HS takes word2vec.c's line by default, CBOW HS floored at alpha / (3 x epochs); by name, word2vec.c's floor
     assert Word2Vec(loss="hs").schedule == "word2vec" and Word2Vec(loss="hs").min_alpha == pytest.approx(0.025e-4)
+    assert Word2Vec(loss="hs", epochs=1, arch="cbow").min_alpha == pytest.approx(0.05 / 3)
+    assert Word2Vec(loss="hs", arch="cbow", schedule="word2vec").min_alpha == pytest.approx(0.05e-4)
+    assert Word2Vec(loss="softmax").min_alpha == pytest.approx(0.025e-4)
     assert Word2Vec(loss="ns").schedule == "epochs"
 
 

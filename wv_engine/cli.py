@@ -104,7 +104,8 @@ def _add_word2vec(sub) -> None:
     p.add_argument("--schedule", choices=["epochs", "word2vec"], default=None,
                    help="'epochs': the learning rate falls on a line from alpha to min-alpha, by default "
                         "alpha / (2 x epochs); 'word2vec': as word2vec.c, alpha x (1 - progress) floored at "
-                        "min-alpha, by default alpha * 1e-4 (default: 'epochs' with --loss ns, else 'word2vec')")
+                        "min-alpha, by default alpha * 1e-4 (default: 'epochs' with --loss ns, else 'word2vec', "
+                        "and with --loss hs --arch cbow floored at alpha / (3 x epochs))")
     p.add_argument("--threads", type=positive_int, default=None, help="default: the usable cores")
     p.add_argument("--seed", type=_number(int, 0, 2**64 - 1), default=1)
     p.add_argument("--format", choices=list(FORMATS), default="bin",
