@@ -37,15 +37,15 @@ MODEL_VERSION = 1
 SCHEDULES = ("epochs", "word2vec")  # how the learning rate falls (class docstring)
 
 
-def default_min_alpha(arch: str, loss: str, schedule: str | None, alpha: float, epochs: int) -> float:
+def default_min_alpha(arch: str, loss: str, schedule: str, asked: bool, alpha: float, epochs: int) -> float:
     """Where the learning rate ends when no min_alpha is given: on gensim's
     line, alpha / (2 x epochs); on word2vec.c's, its floor alpha x 1e-4, but
     alpha / (3 x epochs) when CBOW with hierarchical softmax takes that
-    schedule by default (docs/performance.md, "Where HS's rate ends":
-    skip-gram HS lost analogy with it)."""
-    if schedule == "epochs" or (schedule is None and loss == "ns"):
+    schedule by default, not `asked` for it (docs/performance.md, "Where
+    HS's rate ends": skip-gram HS lost analogy with it)."""
+    if schedule == "epochs":
         return alpha / (2 * epochs)
-    if schedule is None and loss == "hs" and arch == "cbow":
+    if not asked and loss == "hs" and arch == "cbow":
         return alpha / (3 * epochs)
     return alpha * 1e-4
 
@@ -143,11 +143,12 @@ class Word2Vec:
         if alpha is None:
             alpha = 0.05 if arch == "cbow" else 0.025
         _check("alpha", alpha, 0 < alpha < 10, "in (0, 10)")
-        if min_alpha is None:
-            min_alpha = default_min_alpha(arch, loss, schedule, alpha, epochs)
+        asked = schedule is not None
         if schedule is None:
             schedule = "epochs" if loss == "ns" else "word2vec"
         _check("schedule", schedule, schedule in SCHEDULES, f"one of {SCHEDULES} or None")
+        if min_alpha is None:
+            min_alpha = default_min_alpha(arch, loss, schedule, asked, alpha, epochs)
         _check("min_alpha", min_alpha, 0 <= min_alpha <= alpha, f"in [0, alpha={alpha}]")
         threads = resolve_threads(threads)
         _check("seed", seed, isinstance(seed, (int, np.integer)) and 0 <= seed < 2**64,
