@@ -25,7 +25,7 @@ _added = ROOT not in sys.path
 if _added:
     sys.path.insert(0, ROOT)
 try:
-    from benchmarks import ab, corpus, instructions, many_cores, readme_table, repeat_text, runners, schedule_study  # noqa: E402,E501
+    from benchmarks import ab, bar_noise, corpus, instructions, many_cores, readme_table, repeat_text, runners, schedule_study  # noqa: E402,E501
 finally:
     if _added:
         sys.path.remove(ROOT)
@@ -249,6 +249,30 @@ def test_schedule_study_report_checks_the_default_against_the_best_peer_per_test
     assert check.endswith("| none |")  # 11.95 >= 11.9, 0.52 >= 0.52, 0.25 >= 0.25
     records[-2]["analogy"] = 11.5  # median now 11.8: 0.1 under the bar
     assert schedule_study.report(records).splitlines()[-1].endswith("| analogy -0.100 |")
+
+
+def test_bar_noise_replays_invocations_from_the_peers_runs():
+    """gensim's six runs split evenly between WS-353 0.60 and 0.62: as the
+    candidate it falls 0.02 under its own rerun exactly when its three seeds
+    hold two or more of the 0.60s, 10 of the C(6, 3) = 20 ways to split them.
+    word2vec.c, below gensim on every set, fails the bar every time. Runs at
+    another thread count, order of the text or sample rate are not pooled."""
+    def rec(tool, ws, analogy, simlex, **kw):
+        return {"tool": tool, "schedule": "", "mode": "cbow-ns", "epochs": 1, "seed": 1, "sample": 1e-4,
+                "threads": 2, "analogy": analogy, "ws353": ws, "simlex": simlex, **kw}
+    records = ([rec("gensim", ws, 12.0, 0.25) for ws in (0.60, 0.62, 0.60, 0.62, 0.60, 0.62)]
+               + [rec("word2vec.c", 0.50, 8.0, 0.20) for _ in range(6)]
+               + [rec("gensim", 0.10, 1.0, 0.1, threads=1), rec("gensim", 0.10, 1.0, 0.1, rotation=2),
+                  rec("gensim", 0.10, 1.0, 0.1, sample=1e-3), rec("gensim", 0.10, 1.0, 0.1, corpus="other")])
+    pools = bar_noise.peer_pools(records, corpus="wiki_17m")
+    assert sorted(len(v) for v in pools.values()) == [6, 6]
+    rates = bar_noise.fail_rates(pools, "cbow-ns", 1, draws=20000)
+    assert abs(rates["gensim"]["row"] - 0.5) < 0.02
+    assert rates["gensim"]["ws353"] == rates["gensim"]["row"] and rates["gensim"]["analogy"] == 0
+    assert rates["word2vec.c"]["row"] == 1.0
+    last = bar_noise.report(pools, draws=20000).splitlines()[-1]
+    share = float(last.split("passes every row in ")[1].split("%")[0])
+    assert 48.0 < share < 52.0
 
 
 @pytest.mark.parametrize("n,ranks", [(5, None), (6, (1, 6)), (9, (2, 8)), (20, (6, 15)), (50, (18, 33))])
