@@ -1,7 +1,7 @@
 """How often issue #18's bar turns away a tool that is one of the peers.
 
-    python -m benchmarks.bar_noise benchmarks/figures/issue18_*17m*.jsonl \\
-        benchmarks/figures/issue18_study_c5da5c1.jsonl --threads 2 --rotation 0
+    python -m benchmarks.bar_noise \\
+        benchmarks/figures/issue18_{accept_17m,study_17m,study_c5da5c1,rotations}*.jsonl
 
 The bar (benchmarks.schedule_study) takes the medians of a few seeds of each
 tool from one invocation and asks wv-engine's to be within 0.3 analogy points
@@ -20,37 +20,36 @@ there passes every row (rows are separate trainings, so the product)."""
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import statistics
 import sys
 from collections import defaultdict
 
-from .schedule_study import METRICS, SLACK
+from .schedule_study import METRICS, best_of, read_records, under_bar
 
 PEERS = ("gensim", "word2vec.c")
 
 
 def peer_pools(records: list[dict], threads: int = 2, rotation: int = 0, sample: float = 1e-4,
-               corpus: str | None = None) -> dict[tuple, list[tuple]]:
-    """(tool, mode, epochs) -> [(analogy, ws353, simlex), ...] of the peers'
+               corpus: str | None = None) -> dict[tuple, list[dict]]:
+    """(tool, mode, epochs) -> [{analogy, ws353, simlex}, ...] of the peers'
     runs at these settings; a record without a rotation was read in the
     file's own order, one without a corpus is taken to be of the one asked."""
-    pools: dict[tuple, list[tuple]] = defaultdict(list)
+    pools: dict[tuple, list[dict]] = defaultdict(list)
     for r in records:
         if r.get("tool") not in PEERS or r.get("threads") != threads or r.get("rotation", 0) != rotation:
             continue
         if r.get("sample") != sample or (corpus and r.get("corpus", corpus) != corpus):
             continue
-        pools[(r["tool"], r["mode"], r["epochs"])].append(tuple(r[m] for m in METRICS))
+        pools[(r["tool"], r["mode"], r["epochs"])].append({m: r[m] for m in METRICS})
     return dict(pools)
 
 
-def _median(runs: list[tuple], i: int) -> float:
-    return statistics.median(run[i] for run in runs)
+def _medians(runs: list[dict]) -> dict:
+    return {m: statistics.median(run[m] for run in runs) for m in METRICS}
 
 
-def fail_rates(pools: dict[tuple, list[tuple]], mode: str, epochs: int, seeds: int = 3, draws: int = 20000,
+def fail_rates(pools: dict[tuple, list[dict]], mode: str, epochs: int, seeds: int = 3, draws: int = 20000,
                seed: int = 0) -> dict[str, dict]:
     """Per peer with at least 2 x seeds runs of this row: how often, as the
     candidate, it falls under the bar ("row"), and under each test set's."""
@@ -61,20 +60,19 @@ def fail_rates(pools: dict[tuple, list[tuple]], mode: str, epochs: int, seeds: i
         if len(runs) < 2 * seeds:
             continue
         row = 0
-        per_metric = [0] * len(METRICS)
+        per_metric = dict.fromkeys(METRICS, 0)
         for _ in range(draws):
             mine = rng.sample(runs, 2 * seeds)
             invocation = [mine[seeds:]] + [rng.sample(r, seeds) for t, r in tools.items() if t != cand]
-            under = [_median(mine[:seeds], i) < max(_median(p, i) for p in invocation) - SLACK[m]
-                     for i, m in enumerate(METRICS)]
-            row += any(under)
-            for i, u in enumerate(under):
-                per_metric[i] += u
-        out[cand] = {"runs": len(runs), "row": row / draws, **{m: n / draws for m, n in zip(METRICS, per_metric)}}
+            under = under_bar(_medians(mine[:seeds]), best_of(_medians(p) for p in invocation))
+            row += bool(under)
+            for m in under:
+                per_metric[m] += 1
+        out[cand] = {"runs": len(runs), "row": row / draws, **{m: n / draws for m, n in per_metric.items()}}
     return out
 
 
-def report(pools: dict[tuple, list[tuple]], seeds: int = 3, draws: int = 20000, seed: int = 0) -> str:
+def report(pools: dict[tuple, list[dict]], seeds: int = 3, draws: int = 20000, seed: int = 0) -> str:
     rows = sorted({(m, e) for (_, m, e) in pools})
     out = ["| mode, epochs | peer (runs) | fails the bar | analogy | WS-353 | SimLex |", "|---|---|---|---|---|---|"]
     passes_all = 1.0
@@ -102,10 +100,7 @@ def main(argv=None) -> int:
     p.add_argument("--draws", type=int, default=20000)
     p.add_argument("--seed", type=int, default=0)
     a = p.parse_args(argv)
-    records = []
-    for path in a.records:
-        with open(path) as f:
-            records += [json.loads(line) for line in f if line.strip()]
+    records = [r for path in a.records for r in read_records(path)]
     pools = peer_pools(records, a.threads, a.rotation, a.sample, a.corpus)
     if not pools:
         p.error("no peer runs at these settings in the files given")

@@ -78,6 +78,23 @@ def _medians(recs: list[dict]) -> dict:
     return {k: statistics.median(r[k] for r in recs) for k in (*METRICS, "wall_s")}
 
 
+def best_of(peers) -> dict:
+    """The best peer's score on each test set (each set its own peer)."""
+    peers = list(peers)
+    return {m: max(p[m] for p in peers) for m in METRICS}
+
+
+def under_bar(ours: dict, best: dict) -> list[str]:
+    """The test sets on which `ours` falls under issue #18's bar."""
+    return [m for m in METRICS if ours[m] < best[m] - SLACK[m]]
+
+
+def read_records(path: str) -> list[dict]:
+    """The records of a study.jsonl (one JSON object a line)."""
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
 def report(records: list[dict]) -> str:
     """The medians table and the check of wv-engine's default against the
     best peer, per mode and epoch count."""
@@ -97,9 +114,9 @@ def report(records: list[dict]) -> str:
         if not ours or not peers:
             continue
         med = _medians(ours)
-        best = {m: max(p[m] for p in peers.values()) for m in METRICS}
+        best = best_of(peers.values())
         who = {m: "/".join(t for t, p in peers.items() if p[m] == best[m]) for m in METRICS}
-        short = [f"{m} {med[m] - best[m] + SLACK[m]:+.3f}" for m in METRICS if med[m] < best[m] - SLACK[m]]
+        short = [f"{m} {med[m] - best[m] + SLACK[m]:+.3f}" for m in under_bar(med, best)]
         out.append(f"| {mode} | {epochs} | {med['analogy']:.2f} / {med['ws353']:.3f} / {med['simlex']:.3f} | "
                    + " / ".join(f"{best[m]:.{2 if m == 'analogy' else 3}f} ({who[m]})" for m in METRICS)
                    + f" | {', '.join(short) or 'none'} |")
@@ -113,8 +130,7 @@ def main(argv=None) -> int:
     if argv[:1] == ["--report"]:
         if len(argv) != 2:
             p.error("--report takes the study's output directory")
-        with open(os.path.join(argv[1], "study.jsonl")) as f:
-            print(report([json.loads(line) for line in f if line.strip()]))
+        print(report(read_records(os.path.join(argv[1], "study.jsonl"))))
         return 0
     p.add_argument("--corpus", required=True)
     p.add_argument("--out", required=True)
