@@ -269,6 +269,15 @@ static void free_workers(wv_glove_model *m) {
     m->n_threads = 0;
 }
 
+/* A thread's scratch: the two rows' gradients. */
+static size_t scratch_bytes(int dim) { return 2 * (size_t)dim * sizeof(float); }
+
+size_t wv_glove_worker_bytes(int dim, int n_threads, int streamed) {
+    size_t n = (size_t)(n_threads > 0 ? n_threads : 1) + (streamed ? 1 : 0);
+    size_t scratch = (scratch_bytes(dim) + WV_CACHE_LINE - 1) / WV_CACHE_LINE * WV_CACHE_LINE;
+    return n * (scratch + sizeof(wv_glove_worker));
+}
+
 wv_status wv_glove_start_epoch(wv_glove_model *m, int n_threads) {
     if (m->run.running) return WV_ERR_BUSY;
     if (n_threads < 1) n_threads = 1;
@@ -285,7 +294,7 @@ wv_status wv_glove_start_epoch(wv_glove_model *m, int n_threads) {
         w->index = t;
         w->begin = m->n_records * t / n_threads;
         w->end = m->n_records * (t + 1) / n_threads;
-        w->scratch = wv_alloc_lines(2 * (size_t)m->dim * sizeof(float));
+        w->scratch = wv_alloc_lines(scratch_bytes(m->dim));
         if (!w->scratch) {
             free_workers(m);
             return WV_ERR_NOMEM;

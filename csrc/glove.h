@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "parallel.h"
@@ -93,6 +94,10 @@ void wv_glove_model_init(wv_glove_model *m);
  * WV_ERR_INVALID (both a stream and a scheduler) (a thread that did
  * not start is reported by wv_glove_join_epoch). */
 wv_status wv_glove_start_epoch(wv_glove_model *m, int n_threads);
+/* The bytes wv_glove_start_epoch allocates for n_threads training threads
+ * (plus the block reader when the records are streamed): the memory check
+ * made before training. */
+size_t wv_glove_worker_bytes(int dim, int n_threads, int streamed);
 /* Waits; cost receives the epoch's summed 0.5 * f(x) * diff^2 (float64).
  * WV_ERR_THREAD: not every thread started; WV_ERR_IO: a block could not be
  * read. */

@@ -6,6 +6,7 @@
 #define WV_W2V_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "alias.h"
@@ -80,6 +81,10 @@ wv_status wv_w2v_start_epoch(wv_w2v_model *m, int epoch, int n_threads, int64_t 
 /* After a join: the claims the epoch has completed (all of them unless it
  * was paused; after a stop the last ones may be partly trained). */
 int64_t wv_w2v_claims_done(const wv_w2v_model *m);
+/* The bytes wv_w2v_start_epoch allocates for n_threads threads (their
+ * buffers, the loss's scratch and hot rows; ids read from a file assumed),
+ * from cfg and vocab_size alone: the memory check made before training. */
+size_t wv_w2v_worker_bytes(const wv_w2v_model *m, int n_threads);
 /* Waits for the running epoch. Returns WV_OK or the first worker error
  * (WV_ERR_THREAD, WV_ERR_DIVERGED); loss_sum and examples receive the epoch
  * totals (float64). */

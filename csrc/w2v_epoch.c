@@ -181,28 +181,57 @@ static void free_workers(wv_w2v_model *m) {
     m->n_threads = 0;
 }
 
+/* The bytes of each buffer a thread allocates (init_worker), in one place
+ * so that the estimate made before training (wv_w2v_worker_bytes) is the
+ * allocation itself. */
+typedef struct {
+    size_t sentence, ids, vector, negatives, scratch;
+    wv_hot_span hot;
+} worker_sizes;
+
+static worker_sizes sizes_of(const wv_w2v_model *m, const wv_w2v_loss *loss, int n_threads, int ids_on_disk) {
+    /* One thread writes every row itself: no private copies, exact. */
+    int32_t wanted = n_threads > 1 ? m->cfg.hot_rows : 0;
+    return (worker_sizes){
+        .sentence = (size_t)m->cfg.max_sentence_length * sizeof(int32_t),
+        .ids = (ids_on_disk ? 2 * CHUNK_IDS : 1) * sizeof(int32_t),
+        .vector = (size_t)m->cfg.dim * sizeof(float),
+        .negatives = (size_t)(m->cfg.negative > 0 ? m->cfg.negative : 1) * sizeof(int32_t),
+        .scratch = loss->scratch_floats(m) * sizeof(float),
+        .hot = loss->hot_rows(m, wanted),
+    };
+}
+
+static size_t lines(size_t bytes) { return (bytes + WV_CACHE_LINE - 1) / WV_CACHE_LINE * WV_CACHE_LINE; }
+
+size_t wv_w2v_worker_bytes(const wv_w2v_model *m, int n_threads) {
+    if (n_threads < 1) n_threads = 1;
+    worker_sizes z = sizes_of(m, wv_w2v_loss_for(&m->cfg), n_threads, 1);
+    size_t hot = (size_t)(z.hot.hi > z.hot.lo ? z.hot.hi - z.hot.lo : 0) * z.vector;
+    size_t one = lines(z.sentence) + lines(z.ids) + 2 * lines(z.vector) + 2 * lines(z.negatives)
+                 + lines(z.scratch) + 2 * lines(hot) + sizeof(wv_w2v_worker);
+    return (size_t)n_threads * one;
+}
+
 /* Thread t's buffers, its loss and its hot rows. */
 static wv_status init_worker(wv_w2v_model *m, wv_w2v_worker *w, int epoch) {
-    const size_t dim = (size_t)m->cfg.dim;
     w->m = m;
     w->loss = wv_w2v_loss_for(&m->cfg);
     w->epoch = epoch;
     atomic_init(&w->loss_seen, 0.0);
     atomic_init(&w->examples_seen, 0);
     w->rows = wv_hot_rows_none(m->output);
-    w->sentence = wv_alloc_lines((size_t)m->cfg.max_sentence_length * sizeof *w->sentence);
-    w->ids = wv_alloc_lines((m->ids_fd >= 0 ? 2 * CHUNK_IDS : 1) * sizeof *w->ids);
-    w->neu1 = wv_alloc_lines(dim * sizeof(float));
-    w->neu1e = wv_alloc_lines(dim * sizeof(float));
-    const size_t neg_bytes = (size_t)(m->cfg.negative > 0 ? m->cfg.negative : 1) * sizeof(int32_t);
-    w->negatives = wv_alloc_lines(neg_bytes);
-    w->next_negatives = wv_alloc_lines(neg_bytes);
-    w->scratch = wv_alloc_lines(w->loss->scratch_floats(m) * sizeof(float));
+    worker_sizes z = sizes_of(m, w->loss, m->n_threads, m->ids_fd >= 0);
+    w->sentence = wv_alloc_lines(z.sentence);
+    w->ids = wv_alloc_lines(z.ids);
+    w->neu1 = wv_alloc_lines(z.vector);
+    w->neu1e = wv_alloc_lines(z.vector);
+    w->negatives = wv_alloc_lines(z.negatives);
+    w->next_negatives = wv_alloc_lines(z.negatives);
+    w->scratch = wv_alloc_lines(z.scratch);
     if (!w->sentence || !w->ids || !w->neu1 || !w->neu1e || !w->negatives || !w->next_negatives || !w->scratch)
         return WV_ERR_NOMEM;
-    /* One thread writes every row itself: no private copies, exact. */
-    int32_t wanted = m->n_threads > 1 ? m->cfg.hot_rows : 0;
-    return wv_hot_rows_init(&w->rows, m->output, m->cfg.dim, w->loss->hot_rows(m, wanted));
+    return wv_hot_rows_init(&w->rows, m->output, m->cfg.dim, z.hot);
 }
 
 wv_status wv_w2v_start_epoch(wv_w2v_model *m, int epoch, int n_threads, int64_t first_claim, int64_t regions) {

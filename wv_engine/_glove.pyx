@@ -75,6 +75,7 @@ cdef extern from "glove.h":
         wv_glove_scheduler *scheduler
     void wv_glove_model_init(wv_glove_model *m) nogil
     wv_status wv_glove_start_epoch(wv_glove_model *m, int n_threads) nogil
+    size_t wv_glove_worker_bytes(int dim, int n_threads, int streamed) nogil
     wv_status wv_glove_join_epoch(wv_glove_model *m, double *cost) nogil
     double wv_glove_step(wv_glove_model *m, const wv_glove_record *r, float *scratch) nogil
     wv_status wv_glove_make_records(const int64_t *indptr, const int32_t *indices, const float *data,
@@ -533,6 +534,12 @@ cdef class RecordBlocks:
         return &self.stream
 
 
+def worker_bytes(int dim, int threads, bint streamed):
+    """The bytes an epoch's threads allocate (GloVeCore.start_epoch), for the
+    memory check made before training."""
+    return wv_glove_worker_bytes(dim, threads, streamed)
+
+
 cdef class GloVeCore:
     """Holds the C GloVe model: pointers into numpy arrays kept alive here."""
     cdef wv_glove_model m
@@ -675,7 +682,9 @@ cdef class GloVeCore:
             wv_glove_begin_cells(&self.m, self.cells_seed, epoch_key)
         with nogil:
             rc = wv_glove_start_epoch(&self.m, threads)
-        raise_for(rc, {WV_ERR_NOMEM: "the training threads' buffers"})
+        raise_for(rc, {WV_ERR_NOMEM: f"the buffers of {threads} training thread(s) "
+                                     f"({wv_glove_worker_bytes(self.m.dim, threads, self.m.stream != NULL):,} "
+                                     "bytes); lower threads or dim"})
 
     def join_epoch(self):
         """Waits for the epoch; returns its summed cost (float64)."""

@@ -66,6 +66,7 @@ cdef extern from "w2v.h":
                                  int64_t regions) nogil
     int64_t wv_w2v_claims_done(const wv_w2v_model *m) nogil
     wv_status wv_w2v_join_epoch(wv_w2v_model *m, double *loss_sum, int64_t *examples) nogil
+    size_t wv_w2v_worker_bytes(const wv_w2v_model *m, int n_threads) nogil
     void wv_w2v_running_loss(const wv_w2v_model *m, double *loss_sum, int64_t *examples) nogil
     float wv_w2v_current_alpha(const wv_w2v_model *m) nogil
     double wv_w2v_step(wv_w2v_model *m, const float *h, int32_t target,
@@ -199,6 +200,40 @@ def build_huffman(counts):
     return lengths, codes, points
 
 
+cdef _set_config(wv_w2v_config *cfg, str arch, str loss, int dim, int window, int negative,
+                 int max_sentence_length, int32_t hot_rows, bint shared_negatives):
+    """Checks the settings that shape the model and its threads' buffers and
+    writes them into cfg."""
+    if arch not in ARCHS or loss not in LOSSES:
+        raise ValueError(f"unknown arch {arch!r} or loss {loss!r}")
+    if dim < 1 or window < 1 or max_sentence_length < 1 or negative < 0:
+        raise ValueError("dim, window and max_sentence_length must be >= 1, negative >= 0")
+    if hot_rows < 0:
+        raise ValueError("hot_rows must be >= 0")
+    if shared_negatives and (window > 64 or negative > 63):
+        raise ValueError("shared_negatives supports window <= 64 and negative <= 63")
+    cfg.arch = ARCHS[arch]
+    cfg.loss = LOSSES[loss]
+    cfg.dim = dim
+    cfg.window = window
+    cfg.negative = negative if loss == "ns" else 0
+    cfg.max_sentence_length = max_sentence_length
+    cfg.hot_rows = hot_rows
+    cfg.shared_negatives = shared_negatives
+
+
+def worker_bytes(*, str arch, str loss, int dim, int window, int negative, int max_sentence_length,
+                 int32_t hot_rows, bint shared_negatives, int32_t vocab_size, int threads):
+    """The bytes an epoch's threads allocate (their buffers, the loss's
+    scratch and private hot rows) for these settings: the same sizes
+    start_epoch allocates, for the memory check made before training."""
+    cdef wv_w2v_model m
+    wv_w2v_model_init(&m)
+    _set_config(&m.cfg, arch, loss, dim, window, negative, max_sentence_length, hot_rows, shared_negatives)
+    m.vocab_size = vocab_size
+    return wv_w2v_worker_bytes(&m, threads)
+
+
 cdef class Word2VecCore:
     """Holds the C model: pointers into numpy arrays kept alive here."""
     cdef wv_w2v_model m
@@ -214,29 +249,15 @@ cdef class Word2VecCore:
                  float[::1] keep_prob, noise=None, huffman=None, int32_t hot_rows=0,
                  bint shared_negatives=False):
         cdef int32_t V = input_vectors.shape[0]
-        if arch not in ARCHS or loss not in LOSSES:
-            raise ValueError(f"unknown arch {arch!r} or loss {loss!r}")
-        if dim < 1 or window < 1 or max_sentence_length < 1 or negative < 0:
-            raise ValueError("dim, window and max_sentence_length must be >= 1, negative >= 0")
+        _set_config(&self.m.cfg, arch, loss, dim, window, negative, max_sentence_length, hot_rows,
+                    shared_negatives)
         if V < 1 or input_vectors.shape[1] != dim:
             raise ValueError("input_vectors must be (vocab_size, dim)")
         if output_vectors.shape[1] != dim or keep_prob.shape[0] != V:
             raise ValueError("output_vectors / keep_prob do not match the vocabulary")
-        self.m.cfg.arch = ARCHS[arch]
-        self.m.cfg.loss = LOSSES[loss]
-        self.m.cfg.dim = dim
-        self.m.cfg.window = window
-        self.m.cfg.negative = negative if loss == "ns" else 0
-        self.m.cfg.max_sentence_length = max_sentence_length
         self.m.cfg.cbow_mean = cbow_mean
         self.m.cfg.shrink_windows = shrink_windows
         self.m.cfg.seed = seed
-        if hot_rows < 0:
-            raise ValueError("hot_rows must be >= 0")
-        self.m.cfg.hot_rows = hot_rows
-        if shared_negatives and (window > 64 or negative > 63):
-            raise ValueError("shared_negatives supports window <= 64 and negative <= 63")
-        self.m.cfg.shared_negatives = shared_negatives
         self.m.vocab_size = V
         self.m.input = &input_vectors[0, 0]
         self.m.keep_prob = &keep_prob[0]
@@ -340,7 +361,8 @@ cdef class Word2VecCore:
             raise RuntimeError("no corpus attached")
         with nogil:
             rc = wv_w2v_start_epoch(&self.m, epoch, threads, first_claim, regions)
-        raise_for(rc, {WV_ERR_NOMEM: "the training threads' buffers",
+        raise_for(rc, {WV_ERR_NOMEM: f"the buffers of {threads} training thread(s) "
+                                     f"({wv_w2v_worker_bytes(&self.m, threads):,} bytes); lower threads or dim",
                        WV_ERR_INVALID: f"claim {first_claim} is past the epoch's end"})
 
     def join_epoch(self):

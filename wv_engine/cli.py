@@ -345,6 +345,8 @@ def run_glove(args) -> int:
             # the last merge writing the blocks); train; save: the vectors and the checkpoint
             "stage_seconds": stage_seconds, "out_of_core": stats.out_of_core, "blocks": stats.blocks,
             "grid_bands": stats.grid_bands,
+            # memory_needed for this run (records aside: checked as they are made); compare peak_rss_bytes
+            "memory_estimate_bytes": model.memory_needed(len(vocab), None, MATRIX_FORMATS[args.format])["total"],
         }))
     return EXIT_INTERRUPTED if interrupted else 0 if ok else EXIT_ERROR
 
@@ -441,7 +443,9 @@ def _final_output(args, interrupted: bool, epochs_done: int) -> str:
     epoch of its own finished; then beside it, so that a good file at -o is
     never replaced by a barely trained one."""
     if interrupted and epochs_done == 0:
-        partial = args.output + ".partial"
+        from .files import sibling_path
+
+        partial = sibling_path(args.output, ".partial")
         _say(args, f"interrupted before the first epoch ended: {args.output} is left as it was; "
                    f"the partial vectors go to {partial}")
         return partial
@@ -481,9 +485,30 @@ GLOVE_FIXED = ("dim", "window", "x_max", "alpha", "eta", "min_count", "seed", "m
 
 
 def _given(args, name: str):
-    """The value of a flag the user gave, or None where it has its default."""
-    value = getattr(args, name)
-    return None if value == _DEFAULTS[args.command].get(name) else value
+    """The value of a flag the user typed, or None where it was left out
+    (a value typed equal to the default is given all the same)."""
+    return getattr(args, name) if name in getattr(args, "given", ()) else None
+
+
+def _typed_flags(argv: Sequence[str] | None) -> set[str]:
+    """The destinations of the flags on the command line: argv parsed again
+    by a parser whose every default is SUPPRESS, so that only what was typed
+    appears in the namespace."""
+    parser = build_parser()
+    for action in _all_actions(parser):
+        if action.dest not in ("help", "version", "command"):
+            action.default = argparse.SUPPRESS
+    return set(vars(parser.parse_args(argv))) - {"command", "run"}
+
+
+def _all_actions(parser: argparse.ArgumentParser) -> list[argparse.Action]:
+    """A parser's actions and its subcommands' actions."""
+    actions = list(parser._actions)
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                actions += _all_actions(sub)
+    return actions
 
 
 def _resume_overrides(args, config: dict, fixed: Sequence[str], flag_names: dict[str, str | None] | None = None) -> dict:
@@ -586,6 +611,8 @@ def run_word2vec(args) -> int:
             "save_seconds": save_seconds,
             "total_seconds": total,
             "peak_rss_bytes": _peak_rss(),
+            # memory_needed for this run (its threads, its output format); compare peak_rss_bytes
+            "memory_estimate_bytes": model.memory_needed(vocab, None, FORMATS[args.format])["total"],
             "words_per_sec": stats.words_per_sec,
             "epoch_loss": stats.epoch_loss,
             "interrupted": interrupted,
@@ -660,20 +687,10 @@ def run_analogy(args) -> int:
     return 0
 
 
-def _parser_defaults() -> dict[str, dict]:
-    """Each training command's flag defaults (to tell a flag given from one left out)."""
-    parser = build_parser()
-    return {cmd: vars(parser.parse_args([cmd, "INPUT", "-o", "OUTPUT"])) for cmd in ("word2vec", "glove", "svd")}
-
-
-_DEFAULTS: dict[str, dict] = {}
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the wv-engine console script; returns the exit status."""
     args = build_parser().parse_args(argv)
-    if not _DEFAULTS:
-        _DEFAULTS.update(_parser_defaults())
+    args.given = _typed_flags(argv)
     previous = _terminate_like_ctrl_c()
     try:
         return args.run(args)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import tempfile
 import threading
+from typing import Callable
 
 import numpy as np
 import scipy.sparse as sp
@@ -14,10 +15,11 @@ import scipy.sparse as sp
 from . import _glove, scaleout
 from .corpus import CorpusSource, EncodedCorpus, encode, ids_belong_on_disk
 from .errors import FormatError
-from .files import atomic_write
+from .files import atomic_write, check_input
+from .formats import checked_number
 from .memory import check_fits, total_memory
 from .progress import Progress
-from .settings import threads_for
+from .settings import C_INT_MAX, threads_for
 from .vocab import Vocabulary
 
 # Stanford's CREC: int32 word1, int32 word2, float64 value; ids are 1-based ranks.
@@ -174,8 +176,30 @@ def save_npz(matrix: sp.spmatrix, path: str | os.PathLike) -> None:
 
 
 def load_npz(path: str | os.PathLike) -> sp.csr_matrix:
-    """A matrix saved by save_npz (or scipy.sparse.save_npz), as CSR."""
-    return sp.load_npz(path).tocsr()
+    """A matrix saved by save_npz (or scipy.sparse.save_npz), as CSR,
+    checked as read_records checks its records: square, with int32 ids
+    within its shape and numeric values finite and > 0. Raises FormatError
+    naming the file and the problem."""
+    path = check_input(path, "co-occurrence matrix")
+    try:
+        matrix = sp.load_npz(path).tocsr()
+        matrix.check_format(full_check=True)  # indices within the shape, indptr in order
+    except FileNotFoundError:
+        raise
+    except (ValueError, TypeError, KeyError, OverflowError, OSError, EOFError) as exc:
+        raise FormatError(path, f"not a sparse matrix saved by save_npz: {exc}") from None
+    rows, cols = matrix.shape
+    checked_number(path, "the matrix's number of rows", rows, 0, C_INT_MAX)  # ids are int32 in the C code
+    if rows != cols:
+        raise FormatError(path, f"the matrix is {rows} x {cols}; a co-occurrence matrix is square")
+    if matrix.dtype.kind not in "fiu":
+        raise FormatError(path, f"the matrix holds {matrix.dtype} values, not real numbers")
+
+    def where(k: int) -> str:
+        return f"row {int(np.searchsorted(matrix.indptr, k, side='right')) - 1}, column {matrix.indices[k]}"
+
+    _require_positive(path, matrix.data, where, "co-occurrence values must be finite and > 0")
+    return matrix
 
 
 def write_records(matrix: sp.spmatrix, path: str | os.PathLike) -> None:
@@ -193,11 +217,21 @@ def write_records(matrix: sp.spmatrix, path: str | os.PathLike) -> None:
             f.write(block.tobytes())
 
 
+def _require_positive(path: str, values: np.ndarray, where: Callable[[int], str], problem: str,
+                      shown: np.ndarray | None = None) -> None:
+    """FormatError naming the first of `values` that is not finite and > 0
+    (`where` names its place, `shown` holds what the file said if `values`
+    is a conversion); a single pass when all are."""
+    if len(values) and (not np.all(np.isfinite(values)) or values.min() <= 0):
+        k = int(np.argmin(np.isfinite(values) & (values > 0)))
+        raise FormatError(path, f"{where(k)}: value {(values if shown is None else shown)[k]}; {problem}")
+
+
 def read_records(path: str | os.PathLike, vocab_size: int, dtype=np.float32) -> sp.csr_matrix:
     """A matrix from a CREC file (Stanford's cooccur or shuffle output, or
     write_records). Duplicate pairs are summed. Raises FormatError for a size
     that is not whole records or ids outside 1..vocab_size."""
-    path = os.fspath(path)
+    path = check_input(path, "co-occurrence records")
     size = os.path.getsize(path)
     if size % RECORD_FORMAT.itemsize:
         raise FormatError(path, f"size {size} is not a whole number of 16-byte records (truncated?)")
@@ -207,14 +241,15 @@ def read_records(path: str | os.PathLike, vocab_size: int, dtype=np.float32) -> 
         lo = min(int(w1.min()), int(w2.min()))
         hi = max(int(w1.max()), int(w2.max()))
         if lo < 1 or hi > vocab_size:
-            raise FormatError(path, f"word ids range over {lo}..{hi}, outside 1..{vocab_size} "
-                                    "(wrong vocabulary?)")
-        if not np.all(np.isfinite(values)) or values.min() <= 0:
-            raise FormatError(path, "co-occurrence values must be finite and > 0")
+            k = int(np.argmax((w1 < 1) | (w1 > vocab_size) | (w2 < 1) | (w2 > vocab_size)))
+            raise FormatError(path, f"record {k}: word ids {w1[k]} and {w2[k]} (the file's range over "
+                                    f"{lo}..{hi}), outside 1..{vocab_size} (wrong vocabulary?)")
+        _require_positive(path, values, lambda k: f"record {k}", "co-occurrence values must be finite and > 0")
     with np.errstate(over="ignore", under="ignore"):  # checked just below
         converted = np.asarray(values, dtype=dtype)
-    if len(converted) and (not np.all(np.isfinite(converted)) or converted.min() <= 0):
-        raise FormatError(path, f"co-occurrence values outside the range of {np.dtype(dtype).name}")
+    _require_positive(path, converted, lambda k: f"record {k}",
+                      f"co-occurrence values outside the range of {np.dtype(dtype).name}",
+                      shown=values)
     matrix = sp.coo_matrix((converted, (np.asarray(w1) - 1, np.asarray(w2) - 1)),
                            shape=(vocab_size, vocab_size)).tocsr()
     matrix.sum_duplicates()

@@ -10,6 +10,18 @@ class CorpusError(ValueError):
     """The corpus cannot be read (missing, empty, damaged or of the wrong type)."""
 
 
+class InputFileError(ValueError):
+    """A path names a FIFO, a socket or a device where a regular file is
+    needed: inputs are read more than once (and opening a FIFO without a
+    writer would wait forever); outputs are renamed into place. `kind` says
+    what the path is ("a FIFO (named pipe)", ...)."""
+
+    def __init__(self, path: str | os.PathLike, kind: str, message: str) -> None:
+        self.path = os.fspath(path)
+        self.kind = kind
+        super().__init__(message)
+
+
 class FormatError(ValueError):
     """A vector file is damaged, hostile or not in the expected format.
 

@@ -16,12 +16,14 @@ Every result dict repeats its settings: scores are not comparable without them.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
+from .files import check_input
 from .vectors import Vectors
 
 __all__ = ["evaluate_analogies", "evaluate_word_pairs", "evaluate_all"]
@@ -63,7 +65,7 @@ class _Lookup:
 
 def _read_lines(path: str | os.PathLike) -> Iterator[tuple[int, str]]:
     # surrogateescape: matches how the package decodes corpus tokens, never fails on bytes.
-    with open(path, encoding="utf-8", errors="surrogateescape") as fh:
+    with open(check_input(path, "test set"), encoding="utf-8", errors="surrogateescape") as fh:
         for line_no, line in enumerate(fh, 1):
             yield line_no, line.strip()
 
@@ -232,8 +234,10 @@ def _parse_pairs(path: str | os.PathLike) -> list[tuple[int, str, str, float]]:
         try:
             score = float(fields[2])
         except ValueError:
+            score = math.nan
+        if not math.isfinite(score):  # inf or nan would skew the correlations silently
             raise ValueError(f"{os.fspath(path)}, line {line_no}: score {fields[2]!r} is not "
-                             "a number") from None
+                             "a finite number")
         pairs.append((line_no, fields[0], fields[1], score))
     return pairs
 

@@ -11,11 +11,12 @@ import errno
 import gzip
 import lzma
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from typing import IO, Any, BinaryIO
 
-from .errors import CorpusError
+from .errors import CorpusError, InputFileError
 
 CHUNK_BYTES = 1 << 23  # 8 MiB reads: big enough to amortise a C call per chunk, small in RAM
 _MAGIC = (("gz", b"\x1f\x8b"), ("bz2", b"BZh"), ("xz", b"\xfd7zXZ\x00"))
@@ -23,21 +24,49 @@ _OPENERS = {"gz": gzip.open, "bz2": bz2.open, "xz": lzma.open}
 DECOMPRESSION_ERRORS = (EOFError, OSError, lzma.LZMAError)  # what a damaged compressed stream raises
 
 
+_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
+          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+
+
+def _not_regular(mode: int) -> str | None:
+    """What a file that is not a regular file is ("a FIFO (named pipe)", ...), else None."""
+    if stat.S_ISREG(mode):
+        return None
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
+def check_input(path: str | os.PathLike, what: str = "input file") -> str:
+    """`path` as a str once it names an existing regular file (links
+    followed). Every input is read more than once, sized, or read at offsets
+    by several threads, which a pipe or a device cannot do, and opening a
+    FIFO that has no writer blocks forever: so those are refused at once.
+    Raises FileNotFoundError, IsADirectoryError or InputFileError naming it."""
+    path = os.fspath(path)
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        raise FileNotFoundError(errno.ENOENT, "no such file", path) from None
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(errno.EISDIR, "a directory, not a file", path)
+    kind = _not_regular(mode)
+    if kind is not None:
+        raise InputFileError(path, kind, f"cannot read the {what} {path}: it is {kind}, not a regular file "
+                                         "(inputs are read more than once): write it to a regular file first")
+    return path
+
+
 def compression(path: str | os.PathLike) -> str | None:
     """"gz", "bz2" or "xz" by the file's first bytes, else None (plain)."""
-    with open(path, "rb") as f:
+    with open(check_input(path), "rb") as f:
         head = f.read(6)
     return next((kind for kind, magic in _MAGIC if head.startswith(magic)), None)
 
 
-def open_input(path: str | os.PathLike) -> IO[bytes]:
-    """Opens a file for binary reading, decompressing gzip, bzip2 or xz.
-    Raises FileNotFoundError or IsADirectoryError naming the path."""
-    path = os.fspath(path)
-    if not os.path.exists(path):
-        raise FileNotFoundError(2, "no such file", path)
-    if os.path.isdir(path):
-        raise IsADirectoryError(21, "a directory, not a file", path)
+def open_input(path: str | os.PathLike, what: str = "input file") -> IO[bytes]:
+    """Opens a regular file for binary reading, decompressing gzip, bzip2 or
+    xz. Raises FileNotFoundError, IsADirectoryError or InputFileError naming
+    the path (check_input)."""
+    path = check_input(path, what)
     kind = compression(path)
     return _OPENERS[kind](path, "rb") if kind else open(path, "rb")  # type: ignore[return-value]
 
@@ -54,7 +83,9 @@ def read_position(stream: IO[bytes]) -> int:
 def open_binary(path: str | os.PathLike) -> IO[bytes]:
     """open_input for a corpus: a missing path or a directory is a CorpusError."""
     try:
-        return open_input(path)
+        return open_input(path, "corpus")
+    except InputFileError as exc:
+        raise CorpusError(str(exc)) from None
     except IsADirectoryError:
         raise CorpusError(f"corpus path is a directory, not a file: {os.fspath(path)}") from None
     except FileNotFoundError:
@@ -73,7 +104,7 @@ def fingerprint(path: str | os.PathLike, span: int = 1 << 20) -> dict[str, Any]:
     size and SHA-256 digests of its first and last `span` bytes."""
     import hashlib
 
-    path = os.fspath(path)
+    path = check_input(path)
     size = os.path.getsize(path)
     with open(path, "rb") as f:
         head = hashlib.sha256(f.read(span)).hexdigest()
@@ -96,31 +127,87 @@ def _current_umask() -> int:
     return mask
 
 
+def name_max(directory: str) -> int:
+    """The longest file name, in bytes, the file system at `directory` takes."""
+    try:
+        return os.pathconf(directory, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        return 255
+
+
+def _fit_name(directory: str, name: str, room: int) -> str:
+    """`name` cut (in bytes, as the file system counts them) so that `room`
+    more bytes still fit under NAME_MAX beside it."""
+    raw = os.fsencode(name)
+    keep = max(name_max(directory) - room, 1)
+    return name if len(raw) <= keep else os.fsdecode(raw[:keep])
+
+
+def sibling_path(path: str | os.PathLike, suffix: str) -> str:
+    """`path` + `suffix` (such as ".partial"), the name cut before the suffix
+    where the whole would be longer than the file system allows."""
+    path = os.fspath(path)
+    directory, name = os.path.split(os.path.abspath(path))
+    return os.path.join(os.path.dirname(path), _fit_name(directory, name, len(os.fsencode(suffix))) + suffix)
+
+
+def _temp_stem(directory: str, path: str) -> str:
+    """`path`'s name cut so that a temporary name made from it, ".NAME.PID.
+    XXXXXXXX.tmp" with room for a 10-digit PID, fits NAME_MAX: a target whose
+    own name fits never fails for its temporary's. The cut does not depend on
+    the PID, so a later process finds an earlier one's leftovers."""
+    return _fit_name(directory, os.path.basename(path), 1 + 1 + 10 + 1 + 8 + 4)
+
+
+def _temp_prefix(directory: str, path: str) -> str:
+    """".NAME.PID.", the start of this process's temporary names for `path`."""
+    return f".{_temp_stem(directory, path)}.{os.getpid()}."
+
+
 def check_writable(path: str | os.PathLike, what: str = "output") -> None:
-    """Raises a one-line OSError naming `path` when a file cannot be written
-    there (missing or read-only directory, a directory in its place): called
-    before long work starts, so that no run is lost to a typo at its end."""
+    """Raises a one-line OSError (InputFileError for a pipe or device in its
+    place) naming `path` when a file cannot be written there (missing or
+    read-only directory, a directory in its place, a name longer than the
+    file system takes): called before long work
+    starts, so that no run is lost to a typo at its end. The temporary file an
+    atomic write will use is created and removed here, under its real name."""
     path = os.fspath(path)
     directory = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(directory):
         raise FileNotFoundError(errno.ENOENT, f"cannot write the {what} {path}: the directory {directory} does not exist")
     if os.path.isdir(path):
         raise IsADirectoryError(errno.EISDIR, f"cannot write the {what} {path}: it is a directory")
+    with contextlib.suppress(OSError):
+        kind = _not_regular(os.stat(path).st_mode)
+        if kind is not None:  # an atomic write would replace the pipe or device node with a file
+            raise InputFileError(path, kind, f"cannot write the {what} {path}: it is {kind}, and outputs are "
+                                             "written to a temporary file renamed over the target: name a "
+                                             "regular file")
+    limit = name_max(directory)
+    if len(os.fsencode(os.path.basename(path))) > limit:
+        raise OSError(errno.ENAMETOOLONG, f"cannot write the {what} {path}: its name is longer than the "
+                                          f"{limit} bytes the file system allows")
     if not os.access(directory, os.W_OK | os.X_OK):
         raise PermissionError(errno.EACCES, f"cannot write the {what} {path}: the directory {directory} is not writable")
+    try:
+        fd, probe = tempfile.mkstemp(prefix=_temp_prefix(directory, path), suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise type(exc)(exc.errno, f"cannot write the {what} {path}: {exc.strerror}") from None
+    os.close(fd)
+    os.unlink(probe)
 
 
 def _temporary(directory: str, path: str) -> tuple[int, str | None]:
     """A file to write `path`'s new contents into: an unnamed one (O_TMPFILE,
     so that a kill, even SIGKILL, leaves nothing behind), given a name only
     when complete; else a named one, `.NAME.PID.XXXX.tmp`."""
-    _remove_stale(directory, os.path.basename(path))
+    _remove_stale(directory, path)
     if _unnamed_files_work(directory):
         try:
             return os.open(directory, os.O_TMPFILE | os.O_WRONLY, 0o666 & ~_current_umask()), None
         except OSError:
             pass
-    return tempfile.mkstemp(prefix=f".{os.path.basename(path)}.{os.getpid()}.", suffix=".tmp", dir=directory)
+    return tempfile.mkstemp(prefix=_temp_prefix(directory, path), suffix=".tmp", dir=directory)
 
 
 _UNNAMED_OK: dict[int, bool] = {}  # per device: can an O_TMPFILE file be given a name there
@@ -153,10 +240,10 @@ def _unnamed_files_work(directory: str) -> bool:
     return _UNNAMED_OK[dev]
 
 
-def _remove_stale(directory: str, name: str) -> None:
-    """Deletes temporary files of earlier writes of `name` whose process is
+def _remove_stale(directory: str, path: str) -> None:
+    """Deletes temporary files of earlier writes of `path` whose process is
     gone (killed before it could clean up)."""
-    prefix = f".{name}."
+    prefix = f".{_temp_stem(directory, path)}."  # any process's
     with contextlib.suppress(OSError):
         for entry in os.listdir(directory):
             if not (entry.startswith(prefix) and entry.endswith(".tmp")):
@@ -172,7 +259,7 @@ def _named(fd: int, tmp: str | None, directory: str, path: str) -> str:
     if tmp is not None:
         return tmp
     for _ in range(100):
-        name = os.path.join(directory, f".{os.path.basename(path)}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+        name = os.path.join(directory, f"{_temp_prefix(directory, path)}{os.urandom(4).hex()}.tmp")
         try:
             os.link(f"/proc/self/fd/{fd}", name, follow_symlinks=True)
             return name

@@ -20,21 +20,24 @@ from __future__ import annotations
 
 import errno
 import json
+import math
 import os
-import stat
 import struct
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, BinaryIO, NamedTuple, Protocol
 
 import numpy as np
 
 from . import _formats
-from .errors import FormatError
-from .files import atomic_output, atomic_write, compression, open_input
+from .errors import FormatError, InputFileError
+from .files import atomic_output, atomic_write, check_input, compression, open_input
 
 __all__ = [
     "FormatError",
+    "checked_number",
+    "checked_fields",
+    "parse_json",
     "VectorData",
     "save_vectors",
     "save_word2vec",
@@ -61,6 +64,11 @@ _WHITESPACE = b" \t\n\r\x0b\x0c"
 _MAX_LINE = 1 << 26  # 64 MiB: far above any real row, small enough to refuse runaway "lines"
 _MAX_WORD = 1 << 20  # 1 MiB for one word in binary files
 _CHUNK = 1 << 23  # read granularity for text and binary readers
+MAX_FILE_INT = 2**62  # past any count, size or offset a real file holds; within int64
+# A word2vec header is two counts: past 2**40 (a trillion) neither is a real vocabulary or
+# dimension, so it is damage; below it the readers check sizes against what the file holds
+# (binary) or allocate only what arrives (text, compressed).
+_MAX_HEADER_COUNT = 2**40
 
 
 class VectorsLike(Protocol):
@@ -84,6 +92,79 @@ class VectorData(NamedTuple):
     vectors: np.ndarray
     counts: np.ndarray | None
     metadata: dict[str, Any] | None
+
+
+# ---------------------------------------------------------------------------- numbers read from files
+
+
+def _bound(n: int | float) -> str:
+    """A range's end as written in messages: 2**62 and 2**31-1 rather than their digits."""
+    if isinstance(n, int) and n >= 1 << 16:
+        if n & (n - 1) == 0:
+            return f"2**{n.bit_length() - 1}"
+        if (n + 1) & n == 0:
+            return f"2**{n.bit_length()}-1"
+    return str(n)
+
+
+def checked_number(path: str | os.PathLike, field: str, value: Any, low: int | float = 0,
+                   high: int | float = MAX_FILE_INT, *, integer: bool = True) -> Any:
+    """`value`, the number `field` read from the file `path`, checked before
+    anything uses it: an int in low..high, or (integer=False) a finite float
+    in low..high. Anything else raises FormatError naming the field and the
+    value: a bool, a string, None, a float where an integer belongs (our
+    writers write integers as JSON integers, so 3.0 is damage), NaN, and
+    infinity (what JSON reads 1e400 as), which would otherwise surface later
+    as an OverflowError, a MemoryError or a wrong result."""
+    ok = not isinstance(value, bool) and isinstance(
+        value, (int, np.integer) if integer else (int, float, np.integer, np.floating))
+    number = value
+    if ok and not integer:
+        try:
+            number = float(value)
+        except OverflowError:  # an integer past the float range
+            ok = False
+        ok = ok and math.isfinite(number)
+    if ok and low <= number <= high:
+        return int(number) if integer else number
+    if integer:
+        rule = f"an integer in {_bound(low)}..{_bound(high)}"
+    else:
+        rule = "a finite number" + ("" if low == -math.inf and high == math.inf else
+                                    f" >= {low}" if high == math.inf else f" in {low}..{high}")
+    shown = repr(value)
+    shown = shown[:40] + ("..." if len(shown) > 40 else "")
+    if isinstance(value, float) and math.isinf(value):
+        shown += " (a number past the float range, such as 1e400)"
+    raise FormatError(path, f"{field} must be {rule}, got {shown}")
+
+
+def checked_fields(path: str | os.PathLike, where: str, doc: dict[str, Any],
+                   ints: dict[str, tuple[int, int]] | None = None,
+                   floats: dict[str, tuple[float, float]] | None = None,
+                   nullable: Sequence[str] = ()) -> dict[str, Any]:
+    """`doc` (a dict read from the file `path`) with each field named in
+    `ints` or `floats` (name: (low, high)) checked by checked_number and
+    named "{where} field 'name'" in its error, and stored back as the int
+    or float it returned. A field may be absent (its reader's default, or
+    its KeyError, decides) and None where `nullable` says so. Returns `doc`."""
+    for table, integer in ((ints or {}, True), (floats or {}, False)):
+        for name, (low, high) in table.items():
+            if name in doc and not (doc[name] is None and name in nullable):
+                doc[name] = checked_number(path, f"{where} field {name!r}", doc[name], low, high, integer=integer)
+    return doc
+
+
+def _refuse_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def parse_json(text: str | bytes) -> Any:
+    """json.loads without Python's extensions NaN, Infinity and -Infinity
+    (ValueError): they are not JSON, save_native never writes them, and a
+    number read from a file must be finite (1e400, which parses as
+    infinity, is refused by checked_number)."""
+    return json.loads(text, parse_constant=_refuse_constant)
 
 
 # ---------------------------------------------------------------------------- writers
@@ -150,11 +231,27 @@ def _surrogateescape_utf8(word: str) -> bytes:
     return word.encode("utf-8", "surrogateescape")
 
 
-def _row_blocks(vectors: VectorsLike, rows: int = 8192) -> Iterator[tuple[int, np.ndarray]]:
-    """(start, block) over the matrix, so a memory-mapped matrix is never copied whole."""
+SAVE_BLOCK_VALUES = 1 << 18  # values written at a time: the scratch stays small whatever the matrix
+# bytes of temporaries a value takes while its block is written: formatted as text (_fixed6 and the
+# join), or copied into the binary rows
+_SCRATCH_PER_VALUE = {"word2vec-txt": 144, "glove-txt": 144, "word2vec-bin": 8, "native": 4}
+
+
+def _row_blocks(vectors: VectorsLike) -> Iterator[tuple[int, np.ndarray]]:
+    """(start, block) over the matrix, SAVE_BLOCK_VALUES values (at least one
+    row) a block, so that neither a memory-mapped matrix nor a very wide one
+    is ever copied whole."""
     mat = vectors.vectors
+    rows = max(1, SAVE_BLOCK_VALUES // max(mat.shape[1], 1))
     for start in range(0, mat.shape[0], rows):
         yield start, mat[start:start + rows]
+
+
+def save_scratch_bytes(rows: int, dim: int, format: str | None = None) -> int:
+    """The most memory writing a rows x dim matrix in `format` takes besides
+    the matrix (None: the costliest format, text)."""
+    block_values = min(rows, max(1, SAVE_BLOCK_VALUES // max(dim, 1))) * dim
+    return _SCRATCH_PER_VALUE[format or "word2vec-txt"] * block_values
 
 
 _DIGITS = np.frombuffer(b"0123456789", dtype=np.uint8)
@@ -214,10 +311,10 @@ def _text_rows(vectors: VectorsLike, words: _Words, trailing_space: bool) -> Ite
     """Text rows with C's "%f" (6 decimals, as a float promoted to double prints with "%lf"):
     word2vec.c's "word v1 ... vD \\n" (`trailing_space`) or glove.c's "word v1 ... vD\\n"."""
     dim = vectors.dim
-    fmt = (" " + "%f " * dim) if trailing_space else " %f" * dim
-    for start, block in _row_blocks(vectors, rows=2048):
+    for start, block in _row_blocks(vectors):
         cells = _fixed6(block, sep_before=not trailing_space)
         if cells is None:  # values beyond what the vectorised path formats exactly
+            fmt = (" " + "%f " * dim) if trailing_space else " %f" * dim
             yield b"".join(
                 words.blob[words.offsets[start + j]:words.offsets[start + j + 1]].tobytes()
                 + (fmt % tuple(row)).encode("ascii") + b"\n"
@@ -446,10 +543,24 @@ def _parse_header(path: str, line: bytes) -> tuple[int, int] | None:
     parts = line.split()
     if len(parts) != 2 or not all(p.lstrip(b"-+").isdigit() for p in parts):
         return None
-    v, d = int(parts[0]), int(parts[1])
-    if v <= 0 or d <= 0:
+    # Past 40 digits a number is far past the bound: shown as text (int() refuses 4,300 digits).
+    v, d = (int(p) if len(p) <= 40 else p[:40].decode("ascii") + "..." for p in parts)
+    if isinstance(v, int) and isinstance(d, int) and (v <= 0 or d <= 0):
         raise FormatError(path, f"header claims {v} words of dimension {d}; both must be positive")
-    return v, d
+    return (checked_number(path, "the header's word count", v, 1, _MAX_HEADER_COUNT),
+            checked_number(path, "the header's dimension", d, 1, _MAX_HEADER_COUNT))
+
+
+def _require_finite(path: str, block: np.ndarray, row_name: Callable[[int], str]) -> None:
+    """FormatError naming the first row of `block` that holds inf or NaN
+    (read as such, or past float32's range): one such vector turns every
+    cosine it takes part in into NaN, silently. One pass over the block."""
+    finite = np.isfinite(block)
+    if not finite.all():
+        row = int(np.argmin(finite.all(axis=1)))
+        value = block[row][~finite[row]][0]
+        raise FormatError(path, f"{row_name(row)}: value {value} is not a finite number "
+                                "(inf, nan, or past float32's range of 3.4e38)")
 
 
 def _floats_ok(tokens: list[bytes]) -> bool:
@@ -461,9 +572,13 @@ def _floats_ok(tokens: list[bytes]) -> bool:
 
 
 def _require_regular_file(path: str) -> None:
-    if os.path.exists(path) and not stat.S_ISREG(os.stat(path).st_mode):
-        raise FormatError(path, "cannot read vectors from a pipe, socket or device (the formats are read "
-                                "twice: to detect them, then to load): copy it to a regular file first")
+    """check_input's refusal of a pipe, socket or device, as a FormatError."""
+    try:
+        check_input(path, "vectors file")
+    except InputFileError as exc:
+        raise FormatError(path, f"cannot read vectors from a pipe, socket or device ({exc.kind}): the formats "
+                                "are read twice (to detect them, then to load): copy it to a regular file "
+                                "first") from None
 
 
 def detect_format(path: str | os.PathLike) -> str:
@@ -534,7 +649,8 @@ def _read_text(path: str, fh: BinaryIO, header: tuple[int, int] | None, first_li
 
     def flush() -> None:
         try:
-            blocks.append(np.array(tokens, dtype=np.float64).astype(np.float32).reshape(-1, dim))
+            with np.errstate(over="ignore"):  # past float32's range: inf, refused just below
+                block = np.array(tokens, dtype=np.float64).astype(np.float32).reshape(-1, dim)
         except ValueError:
             # Find the culprit only on the failure path, to name its line.
             for k, no in enumerate(pending_lines):
@@ -545,6 +661,8 @@ def _read_text(path: str, fh: BinaryIO, header: tuple[int, int] | None, first_li
                         raise FormatError(
                             path, f"line {no}: {tok[:40]!r} is not a number") from None
             raise
+        _require_finite(path, block, lambda row: f"line {pending_lines[row]}")
+        blocks.append(block)
         tokens.clear()
         pending_lines.clear()
 
@@ -670,6 +788,7 @@ def _read_word2vec_binary(path: str, fh: BinaryIO, header: tuple[int, int], head
     assert cur is not None  # wanted >= 1: the header check refuses V <= 0
     blocks.append(cur[:filled])
     mat = np.concatenate(blocks) if len(blocks) > 1 else blocks[0]
+    _require_finite(path, mat, lambda row: f"entry {row} ({words[row][:40]!r})")
     return _build(path, _decode_words(path, words, unicode_errors),
                   mat.astype(np.float32, copy=False))
 
@@ -692,15 +811,18 @@ def _native_header(path: str, fh: BinaryIO, size: int) -> tuple[dict[str, Any], 
     if head_len > size - _NATIVE_PREFIX.size:
         raise FormatError(path, f"header length {head_len} exceeds the file size {size}")
     try:
-        doc = json.loads(fh.read(head_len).decode("utf-8"))
-        n, dim, sections = int(doc["count"]), int(doc["dim"]), doc["sections"]
+        doc = parse_json(fh.read(head_len).decode("utf-8"))
+        count, dim, sections = doc["count"], doc["dim"], doc["sections"]
         meta = doc.get("metadata") or {}
     except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
         raise FormatError(path, f"damaged JSON header: {exc}") from None
     except RecursionError:
         raise FormatError(path, "damaged JSON header: nested too deeply") from None
-    if n < 0 or dim < 1 or not isinstance(meta, dict) or not isinstance(sections, dict):
-        raise FormatError(path, f"invalid header values (count={n}, dim={dim})")
+    # sizes against the file's: _native_section, which names what is truncated
+    n = checked_number(path, "header field 'count'", count)
+    dim = checked_number(path, "header field 'dim'", dim, 1)
+    if not isinstance(meta, dict) or not isinstance(sections, dict):
+        raise FormatError(path, "invalid header: 'sections' and 'metadata' must be JSON objects")
     return {"count": n, "dim": dim, "sections": sections, "metadata": meta}, _NATIVE_PREFIX.size + head_len
 
 
@@ -715,24 +837,29 @@ def _native_section(path: str, head: dict[str, Any], name: str, size: int, data_
             raise FormatError(path, f"missing section {name!r}")
         return None
     try:
-        off, nbytes = int(sec["offset"]), int(sec["nbytes"])
-        dtype, shape = str(sec["dtype"]), [int(d) for d in sec["shape"]]
-    except (KeyError, TypeError, ValueError):
+        off, nbytes, dtype, shape = sec["offset"], sec["nbytes"], sec["dtype"], sec["shape"]
+    except (KeyError, TypeError):
         raise FormatError(path, f"damaged description of section {name!r}") from None
+    if not isinstance(dtype, str) or not isinstance(shape, list):
+        raise FormatError(path, f"damaged description of section {name!r}: dtype {dtype!r:.40}, "
+                                f"shape {shape!r:.40}")
+    off = checked_number(path, f"section {name!r} field 'offset'", off)  # the file size: below
+    nbytes = checked_number(path, f"section {name!r} field 'nbytes'", nbytes)
+    shape = [checked_number(path, f"section {name!r} field 'shape'", d) for d in shape]
     if expected is not None and (dtype, shape) != expected:
         raise FormatError(path, f"section {name!r} has dtype {dtype} shape {shape}, "
                                 f"expected {expected}")
     if expected is not None or name not in _NATIVE_SECTIONS:
         try:
             itemsize = np.dtype(dtype).itemsize
-        except TypeError:
+        except (TypeError, ValueError):
             raise FormatError(path, f"section {name!r} has an unknown dtype {dtype!r}") from None
-        if min(shape, default=0) < 0 or nbytes != itemsize * int(np.prod(shape, dtype=np.int64)):
+        if nbytes != itemsize * math.prod(shape):  # Python ints: a product past int64 cannot wrap
             raise FormatError(path, f"section {name!r} size does not match its shape")
     if off < data_start:
         raise FormatError(path, f"section {name!r} starts at byte {off}, inside the header "
                                 f"(which ends at {data_start})")
-    if nbytes < 0 or off + nbytes > size:
+    if off + nbytes > size:
         raise FormatError(path, f"truncated: section {name!r} needs bytes "
                                 f"{off}..{off + nbytes} but the file has {size}")
     return off, nbytes, dtype, shape
@@ -744,6 +871,7 @@ def read_native_section(path: str | os.PathLike, name: str) -> np.ndarray:
     between: a section can be as large as the model). Raises FormatError
     when it is missing or damaged."""
     path = os.fspath(path)
+    _require_regular_file(path)
     size = os.path.getsize(path)
     with open(path, "rb") as fh:
         head, data_start = _native_header(path, fh, size)
@@ -761,6 +889,7 @@ def read_native_section(path: str | os.PathLike, name: str) -> np.ndarray:
 def read_native_metadata(path: str | os.PathLike) -> dict[str, Any]:
     """The metadata of a native file, reading its header only."""
     path = os.fspath(path)
+    _require_regular_file(path)
     with open(path, "rb") as fh:
         return _native_header(path, fh, os.path.getsize(path))[0]["metadata"]
 

@@ -8,6 +8,7 @@ AdaGrad in C threads (Hogwild), as Stanford's glove.c does it.
 from __future__ import annotations
 
 import json
+import math
 import os
 import time
 from dataclasses import dataclass, field
@@ -16,20 +17,31 @@ from typing import Callable, Iterable
 import numpy as np
 import scipy.sparse as sp
 
-from . import _glove, cooccur
+from . import _glove, cooccur, formats
 from .corpus import CorpusSource, EncodedCorpus
 from .epochs import Checkpoints, run_epochs
 from .errors import FormatError
-from .files import atomic_write
-from .memory import available_memory, check_fits
+from .files import atomic_write, check_input
+from .memory import available_memory, check_fits, gib
 from .progress import Progress
 from .vectors import Vectors
 from .vocab import Vocabulary
 from .settings import check as _check
-from .settings import resolve_threads, threads_for
+from .settings import C_INT_MAX, INT64_MAX, resolve_threads, threads_for
 
 OUTPUTS = ("sum", "word", "concat")
 CHECKPOINT_VERSION = 1
+
+# The numbers of a checkpoint's metadata and their ranges (name: (low, high)),
+# checked on load before anything uses them: __init__ checks the settings'
+# lower bounds, not that the C ints the cores take hold them.
+_CONFIG_INTS = {"dim": (1, C_INT_MAX), "window": (1, C_INT_MAX), "epochs": (1, C_INT_MAX),
+                "min_count": (1, INT64_MAX), "threads": (1, C_INT_MAX), "seed": (0, INT64_MAX),
+                "memory_limit": (1, formats.MAX_FILE_INT), "max_vocab_size": (1, INT64_MAX),
+                "grid": (0, _glove.MAX_BANDS)}
+_CONFIG_FLOATS = {"x_max": (0, math.inf), "alpha": (0, math.inf), "eta": (0, math.inf)}
+_HISTORY_INTS = {"epoch": (0, C_INT_MAX), "records": (0, INT64_MAX)}
+_HISTORY_FLOATS = {"cost": (0, math.inf), "seconds": (0, math.inf)}
 
 
 @dataclass
@@ -166,6 +178,27 @@ class GloVe:
             "dim", "window", "x_max", "alpha", "epochs", "eta", "min_count", "threads", "seed",
             "memory_limit", "max_vocab_size", "output", "distance_weighting", "exact_sqrt", "grid")}
 
+    def memory_needed(self, vocab_size: int, threads: int | None = None,
+                      output_format: str | None = None) -> dict[str, int]:
+        """Bytes a model of `vocab_size` words takes beyond what the process
+        holds already, training records aside (they are checked against
+        memory_limit as they are made): the parameters with their AdaGrad
+        state; the most of what comes and goes beside them (a V x dim
+        temporary while they are initialised, the threads' buffers while
+        training, the output matrix and the scratch of writing it at the
+        end, in output_format, None for the costliest); "total" is their
+        sum at the worst moment."""
+        V, D = vocab_size, self.dim
+        out_dim = 2 * D if self.output == "concat" else D
+        est = {
+            "parameters": 4 * 2 * V * table_stride(D),
+            "initialising": 4 * V * D,
+            "training_threads": _glove.worker_bytes(D, threads or self.threads, True),
+            "output": 4 * V * out_dim + formats.save_scratch_bytes(V, out_dim, output_format),
+        }
+        est["total"] = est["parameters"] + max(est["initialising"], est["training_threads"], est["output"])
+        return est
+
     # ---- counting -------------------------------------------------------------
     def build_vocab(self, corpus: CorpusSource | None = None, *, vocab: Vocabulary | None = None,
                     client=None) -> "GloVe":
@@ -178,8 +211,10 @@ class GloVe:
             vocab = Vocabulary.build(corpus, self.min_count, self.max_vocab_size, client=client,
                                      threads=self.threads)
         V, D = len(vocab), self.dim
-        check_fits(f"GloVe parameters for {V:,} words x {D} dimensions", 4 * 2 * V * table_stride(D),
-                   "raise min_count or lower dim")
+        needed = self.memory_needed(V)
+        check_fits(f"GloVe for {V:,} words x {D} dimensions on {self.threads} thread(s) (parameters and "
+                   f"AdaGrad state {gib(needed['parameters'])})", needed["total"],
+                   "raise min_count, or lower dim or threads")
         self.vocab = vocab
         rng = np.random.default_rng(self.seed)
 
@@ -190,9 +225,8 @@ class GloVe:
             return a
 
         self.params = {**interleaved_side("word", V, D), **interleaved_side("context", V, D)}
-        for name, init in (("word", uniform(V, D)), ("context", uniform(V, D)),
-                           ("word_bias", uniform(V)), ("context_bias", uniform(V))):
-            self.params[name][...] = init
+        for name, shape in (("word", (V, D)), ("context", (V, D)), ("word_bias", (V,)), ("context_bias", (V,))):
+            self.params[name][...] = uniform(*shape)  # one at a time: a single V x D temporary
         for name in ("word_gradsq", "context_gradsq", "word_bias_gradsq", "context_bias_gradsq"):
             self.params[name][...] = 1.0
         self.epochs_trained = 0
@@ -346,6 +380,8 @@ class GloVe:
         else:
             core.set_records(records, self._cells, self.seed)
         threads = threads_for(self.threads, len(records))
+        check_fits(f"the buffers of {threads} training thread(s) at dim {self.dim}",  # a resume may add threads
+                   _glove.worker_bytes(self.dim, threads, blocks), "lower threads or dim")
         stats = GloVeStats(vocab_size=len(self.vocab), nonzeros=len(records), out_of_core=blocks,
                            blocks=records.n_blocks if blocks else 0, grid_bands=self._grid_bands(blocks))
         self.last_stats = stats
@@ -405,6 +441,7 @@ class GloVe:
         """A model from save_checkpoint, ready to train more epochs
         (overrides change settings such as threads or epochs). Raises
         FormatError, naming the file and the problem, for a damaged one."""
+        check_input(path, "GloVe checkpoint")
         try:
             z = np.load(path, allow_pickle=False)
         except (ValueError, OSError, EOFError) as exc:
@@ -413,13 +450,15 @@ class GloVe:
             raise FormatError(path, f"not a GloVe checkpoint ({exc})") from None
         with z:
             try:
-                meta = json.loads(z["meta"].tobytes().decode())
+                meta = formats.parse_json(z["meta"].tobytes().decode())
                 if not isinstance(meta, dict):
                     raise ValueError("its metadata is not a JSON object")
                 if meta.get("version") != CHECKPOINT_VERSION:
                     raise FormatError(path, f"unknown checkpoint version {meta.get('version')!r}")
                 words = [w.decode("utf-8", "surrogateescape") for w in z["words"].tobytes().split(b"\n")]
                 counts = z["counts"]
+                if counts.dtype.kind not in "iu":
+                    raise ValueError(f"its word counts are {counts.dtype}, not integers")
                 params = {k: np.ascontiguousarray(z[k]) for k in (
                     "word", "context", "word_bias", "context_bias", "word_gradsq", "context_gradsq",
                     "word_bias_gradsq", "context_bias_gradsq")}
@@ -429,15 +468,27 @@ class GloVe:
                 unknown = sorted(set(config) - set(cls().config()))
                 if unknown:
                     raise ValueError(f"unknown settings {', '.join(map(repr, unknown))}")
+                formats.checked_fields(path, "config", config, _CONFIG_INTS, _CONFIG_FLOATS,
+                                       ("memory_limit", "max_vocab_size"))
+                epochs_trained = formats.checked_fields(path, "checkpoint", meta,
+                                                        {"epochs_trained": (0, C_INT_MAX)})["epochs_trained"]
+                history = meta["history"]
+                for i, epoch in enumerate(history if isinstance(history, list) else []):
+                    if not isinstance(epoch, dict):
+                        raise ValueError(f"history[{i}] is not a JSON object")
+                    formats.checked_fields(path, f"history[{i}]", epoch, _HISTORY_INTS, _HISTORY_FLOATS)
                 model = cls(**{**config, **overrides})
+                if params["word"].shape != (len(words), model.dim):  # before allocating for dim
+                    raise ValueError(f"parameter word has shape {params['word'].shape}, expected "
+                                     f"{(len(words), model.dim)}")
                 model.build_vocab(vocab=Vocabulary(words, counts))
                 for k, v in params.items():
                     if v.shape != model.params[k].shape:
                         raise ValueError(f"parameter {k} has shape {v.shape}, expected {model.params[k].shape}")
                 for k, v in params.items():
                     model.params[k][...] = v  # into the interleaved tables
-                model.epochs_trained = int(meta["epochs_trained"])
-                model.history = [GloVeEpoch(**e) for e in meta["history"]]
+                model.epochs_trained = epochs_trained
+                model.history = [GloVeEpoch(**e) for e in history]
             except FormatError:
                 raise
             except (KeyError, TypeError, ValueError, UnicodeDecodeError, OSError) as exc:

@@ -8,6 +8,8 @@ import os
 import numpy as np
 
 MIN_WORK_PER_THREAD = 1000  # ids or records: below this a thread costs more to start than it saves
+C_INT_MAX = 2**31 - 1  # the C cores take dim, window, epochs, threads... as C ints
+INT64_MAX = 2**63 - 1
 
 
 def check(name: str, value, ok: bool, rule: str) -> None:

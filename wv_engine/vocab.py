@@ -11,7 +11,7 @@ import numpy as np
 
 from . import _word2vec, scaleout
 from .corpus import CorpusError, CorpusSource, describe
-from .files import atomic_write
+from .files import atomic_write, check_input
 from .wordcount import count_chunks, count_corpus
 
 __all__ = ["Vocabulary", "count_chunks"]
@@ -255,14 +255,15 @@ class Vocabulary:
         """Reads "word count" lines (as written by save, word2vec.c's
         -save-vocab or GloVe's vocab_count)."""
         words, counts = [], []
-        with open(path, "rb") as f:
+        with open(check_input(path, "vocabulary file"), "rb") as f:
             for n, line in enumerate(f, 1):
                 parts = line.split()
                 if not parts:
                     continue
                 if len(parts) != 2 or not parts[1].isdigit():
                     raise ValueError(f"{os.fspath(path)}:{n}: expected 'word count', got {line[:80]!r}")
-                count = int(parts[1])
+                # past 19 digits it cannot fit (and int() refuses 4,300)
+                count = int(parts[1]) if len(parts[1].lstrip(b"0")) <= 19 else 2**63
                 if count >= 2**63:
                     raise ValueError(f"{os.fspath(path)}:{n}: count {parts[1][:30]!r}... does not fit in 64 bits")
                 words.append(_to_str(parts[0]))

@@ -6,6 +6,7 @@ settings, owns the weight matrices, polls progress and runs callbacks."""
 
 from __future__ import annotations
 
+import math
 import os
 from typing import Any, Callable, Iterable
 
@@ -17,10 +18,10 @@ from .corpus import (CorpusSource, EncodedCorpus, encode, ids_belong_on_disk, id
 from .files import fingerprint
 from .epochs import Checkpoints, EpochStats, TrainingStats, run_epochs
 from .errors import FormatError
-from .memory import check_fits
+from .memory import check_fits, gib
 from .progress import Progress
 from .settings import check as _check
-from .settings import resolve_threads, threads_for
+from .settings import C_INT_MAX, INT64_MAX, resolve_threads, threads_for
 from .vectors import Vectors
 from .vocab import Vocabulary
 from .wordcount import CountedIds, count_with_ids
@@ -54,6 +55,49 @@ def default_min_alpha(arch: str, loss: str, schedule: str, asked: bool, alpha: f
 # regions they were taken from), the words done in the schedule when it
 # paused, and the loss and examples of its part already trained.
 _EPOCH_START = {"claim": 0, "regions": 0, "words_done": 0, "loss_sum": 0.0, "examples": 0}
+
+# The numbers of a saved state and their ranges (name: (low, high)), checked
+# on load before anything uses them: __init__ checks the settings' lower
+# bounds, not that the C ints the cores take hold them, nor what it never
+# sees (the history, the schedule, the vocabulary's totals).
+_CONFIG_INTS = {"dim": (1, C_INT_MAX), "window": (1, C_INT_MAX), "negative": (0, C_INT_MAX),
+                "min_count": (1, INT64_MAX), "epochs": (1, C_INT_MAX), "threads": (1, C_INT_MAX),
+                "seed": (0, 2**64 - 1), "max_sentence_length": (1, C_INT_MAX), "hot_rows": (0, C_INT_MAX),
+                "max_vocab_size": (1, INT64_MAX), "max_final_vocab": (1, INT64_MAX), "regions": (1, INT64_MAX)}
+_CONFIG_FLOATS = {"sample": (0, 1), "alpha": (0, 10), "min_alpha": (0, 10), "ns_exponent": (-math.inf, math.inf),
+                  "init_range": (0, math.inf)}
+_CONFIG_NULLABLE = ("max_vocab_size", "max_final_vocab", "regions")
+_STATE_INTS = {"epochs_trained": (0, C_INT_MAX), "total_tokens": (0, INT64_MAX), "distinct_words": (0, INT64_MAX)}
+_HISTORY_INTS = {"epoch": (0, C_INT_MAX), "examples": (0, INT64_MAX), "words": (0, INT64_MAX)}
+_HISTORY_FLOATS = {"loss": (0, math.inf), "seconds": (0, math.inf), "alpha": (0, math.inf)}
+_SCHEDULE_INTS = {"epochs": (1, C_INT_MAX), "epochs_done": (0, C_INT_MAX), "corpus_words": (0, INT64_MAX),
+                  "claim": (0, INT64_MAX), "regions": (0, INT64_MAX), "words_done": (0, INT64_MAX),
+                  "examples": (0, INT64_MAX)}
+_SCHEDULE_FLOATS = {"alpha": (0, 10), "min_alpha": (0, 10), "loss_sum": (0, math.inf)}
+
+
+def _checked_config(path: str | os.PathLike, config: dict) -> dict:
+    """A saved model's settings with their numbers checked (FormatError naming the field)."""
+    return formats.checked_fields(path, "config", config, _CONFIG_INTS, _CONFIG_FLOATS, _CONFIG_NULLABLE)
+
+
+def _check_state_numbers(path: str | os.PathLike, state: dict) -> None:
+    """The numbers of a saved model's state beyond its settings, checked
+    (FormatError naming the field); absent ones are load's KeyError."""
+    formats.checked_fields(path, "state", state, _STATE_INTS)
+    history = state.get("history")
+    for i, epoch in enumerate(history if isinstance(history, list) else []):
+        if not isinstance(epoch, dict):
+            raise FormatError(path, f"damaged Word2Vec state: history[{i}] is not a JSON object")
+        formats.checked_fields(path, f"history[{i}]", epoch, _HISTORY_INTS, _HISTORY_FLOATS)
+    schedule = state.get("schedule")
+    if schedule is not None:
+        if not isinstance(schedule, dict):
+            raise FormatError(path, "damaged Word2Vec state: its schedule is not a JSON object")
+        formats.checked_fields(path, "schedule", schedule, _SCHEDULE_INTS, _SCHEDULE_FLOATS)
+        corpus = schedule.get("corpus")
+        if isinstance(corpus, dict):
+            formats.checked_fields(path, "schedule corpus", corpus, {"size": (0, INT64_MAX)})
 
 
 class Word2Vec:
@@ -230,9 +274,11 @@ class Word2Vec:
                 f"loss='softmax' is the exact O(vocabulary) reference, meant for small vocabularies; "
                 f"this one has {len(vocab):,} words (limit {SOFTMAX_MAX_VOCAB:,}): use 'ns' or 'hs', "
                 "or raise min_count")
-        check_fits(f"a {len(vocab):,}-word, {self.dim}-dimensional model",
-                   vocab.memory_estimate(self.dim, self.loss)["total"],
-                   "raise min_count, set max_final_vocab, or lower dim")
+        needed = self.memory_needed(vocab)
+        check_fits(f"a {len(vocab):,}-word, {self.dim}-dimensional model on {self.threads} thread(s) "
+                   f"(matrices {gib(needed['input_vectors'] + needed['output_vectors'])}, the threads' buffers "
+                   f"{gib(needed['training_threads'])})", needed["total"],
+                   "raise min_count, set max_final_vocab, or lower dim or threads")
         self.vocab = vocab
         # the count's tables are freed before the weights take their place
         encoded = self._encoded_from_count(counted, source) if counted is not None else None
@@ -246,6 +292,29 @@ class Word2Vec:
         if encoded is not None:
             self._encoded, self._encoded_source = encoded, corpus
         return self
+
+    def memory_needed(self, vocab: Vocabulary, threads: int | None = None,
+                      output_format: str | None = None) -> dict[str, int]:
+        """Bytes training on `vocab` takes beyond what the process holds
+        already, by what takes them: the vocabulary's tables and the two
+        matrices (Vocabulary.memory_estimate), the buffers of the training
+        threads (as the C core allocates them: each keeps dim-sized vectors,
+        its loss's scratch and private copies of hot output rows) and the
+        scratch of writing the vectors out (in output_format, None for the
+        costliest); "total" is their sum at the worst moment (the threads'
+        buffers are freed before the vectors are written)."""
+        est = vocab.memory_estimate(self.dim, self.loss)
+        held = est.pop("total")
+        est["training_threads"] = self._thread_bytes(len(vocab), threads or self.threads)
+        est["saving"] = formats.save_scratch_bytes(len(vocab), self.dim, output_format)
+        est["total"] = held + max(est["training_threads"], est["saving"])
+        return est
+
+    def _thread_bytes(self, vocab_size: int, threads: int) -> int:
+        return _word2vec.worker_bytes(
+            arch=self.arch, loss=self.loss, dim=self.dim, window=self.window, negative=self.negative,
+            max_sentence_length=self.max_sentence_length, hot_rows=self.hot_rows,
+            shared_negatives=self.shared_negatives, vocab_size=vocab_size, threads=threads)
 
     def _room_to_encode_while_counting(self, corpus: CorpusSource) -> int | None:
         """The memory counting may give the ids it keeps, when it should
@@ -424,6 +493,9 @@ class Word2Vec:
         self._schedule = schedule
         todo = schedule["epochs"] - schedule["epochs_done"]
         threads = threads_for(self.threads, encoded.words)
+        # checked again: threads may differ from build_vocab's (a loaded model's overrides)
+        check_fits(f"the buffers of {threads} training thread(s) at dim {self.dim}",
+                   self._thread_bytes(len(self.vocab), threads), "lower threads or dim")
         stats = TrainingStats(corpus_words=encoded.words)
         self.last_stats = stats
         bar = Progress(todo * encoded.words, f"{self.arch}-{self.loss}", progress)
@@ -617,7 +689,7 @@ class Word2Vec:
         state = formats.read_native_metadata(path).get("word2vec_state")
         if not isinstance(state, dict) or not isinstance(state.get("config"), dict):
             raise FormatError(path, "not a saved Word2Vec model (vectors only? load them with load_vectors)")
-        return dict(state["config"])
+        return dict(_checked_config(path, state["config"]))
 
     @classmethod
     def load(cls, path: str | os.PathLike, **overrides) -> "Word2Vec":
@@ -633,6 +705,10 @@ class Word2Vec:
                                     f"(this wv_engine reads version {MODEL_VERSION})")
         if counts is None:
             raise FormatError(path, "the saved model has no word counts")
+        if not isinstance(state.get("config"), dict):
+            raise FormatError(path, "damaged Word2Vec state: its config is not a JSON object")
+        _checked_config(path, state["config"])
+        _check_state_numbers(path, state)
         output = formats.read_native_section(path, "output_vectors")
         try:
             # saved before schedule and init_range existed: word2vec.c's, the only ones then

@@ -19,7 +19,8 @@ import numpy as np
 from .. import formats
 from ..errors import FormatError
 from ..evaluate import evaluate_analogies, evaluate_word_pairs
-from ..files import atomic_write
+from ..files import atomic_write, check_input
+from ..settings import INT64_MAX
 from ..vectors import Vectors
 
 __all__ = ["KeyedVectors", "REAL", "pseudorandom_weak_vector", "load_word2vec_format"]
@@ -496,7 +497,7 @@ class KeyedVectors:
     def load_npy(cls, npy_path: str | os.PathLike, keys: Iterable[str], mmap: str | None = None) -> "KeyedVectors":
         """gensim's `<name>.vectors.npy` sidecar (read with allow_pickle=False) with its keys in
         row order (the keys live in gensim's pickle, which is not read)."""
-        matrix = np.load(npy_path, allow_pickle=False, mmap_mode=mmap)
+        matrix = np.load(check_input(npy_path, ".npy file"), allow_pickle=False, mmap_mode=mmap)
         keys = list(keys)
         if matrix.ndim != 2 or matrix.shape[0] != len(keys):
             raise ValueError(f"{os.fspath(npy_path)}: {getattr(matrix, 'shape', None)} rows for {len(keys)} keys")
@@ -555,11 +556,14 @@ class KeyedVectors:
         kv.expandos["count"][:] = np.arange(len(keys), 0, -1)  # gensim's stand-in counts: rank order
         if fvocab is not None:
             counts = {}
-            with open(fvocab, "rb") as f:
-                for line in f:
+            with open(check_input(fvocab, "vocabulary file"), "rb") as f:
+                for n, line in enumerate(f, 1):
                     parts = line.rstrip(b"\n").split(b" ")
                     if len(parts) == 2:
-                        counts[parts[0].decode(encoding, unicode_errors)] = int(parts[1])
+                        raw = parts[1].strip()  # a count as text unless plain digits: checked_number names it
+                        count = int(raw) if raw.isdigit() and len(raw) <= 40 else raw[:40].decode("latin-1")
+                        counts[parts[0].decode(encoding, unicode_errors)] = formats.checked_number(
+                            fvocab, f"line {n}: the count", count, 0, INT64_MAX)
             for key in kv.index_to_key:
                 if key in counts:
                     kv.set_vecattr(key, "count", counts[key])
@@ -574,7 +578,7 @@ class _TruncatedFile(FormatError, EOFError):
 
 
 def _refuse_pickle(fname: str | os.PathLike) -> None:
-    with open(fname, "rb") as f:
+    with open(check_input(fname, "vectors file"), "rb") as f:
         head = f.read(2)
     if head[:1] == b"\x80":  # a pickle's PROTO opcode
         raise FormatError(fname, _PICKLE_HINT)

@@ -11,6 +11,7 @@ import bz2
 import gzip
 import itertools
 import logging
+import math
 import os
 import warnings
 from types import GeneratorType
@@ -18,8 +19,11 @@ from typing import Any, Callable, Iterable
 
 import numpy as np
 
+from .. import formats
 from .. import word2vec as _core
-from ..errors import CorpusError
+from ..corpus import check_corpus, is_path
+from ..errors import CorpusError, FormatError
+from ..settings import INT64_MAX
 from ..vocab import Vocabulary
 from .keyedvectors import KeyedVectors, _check_unsupported, _refuse_pickle
 
@@ -29,6 +33,9 @@ __all__ = ["Word2Vec", "LineSentence", "Text8Corpus", "PathLineSentences", "Call
 logger = logging.getLogger(__name__)
 
 MAX_WORDS_IN_BATCH = 10000
+# The integers of the gensim layer's saved state (Word2Vec.save's extra) and their ranges.
+_EXTRA_INTS = {name: (low, INT64_MAX) for name, low in (
+    ("min_count", 0), ("effective_min_count", 1), ("corpus_count", 0), ("corpus_total_words", 0), ("train_count", 0))}
 RULE_DEFAULT, RULE_DISCARD, RULE_KEEP = 0, 1, 2  # gensim.utils' trim_rule answers
 
 
@@ -306,6 +313,8 @@ class Word2Vec:
         words with rows initialised as for a new model)."""
         _check_unsupported(keep_raw_vocab=keep_raw_vocab, **kwargs)
         source = self._source(corpus_iterable, corpus_file)
+        if is_path(source):  # a file that cannot be read is an error; only an empty corpus is let pass
+            check_corpus(source)
         try:
             raw = Vocabulary.build(source, 1, self.max_vocab_size, threads=self._model.threads, progress=False)
         except CorpusError as exc:
@@ -489,7 +498,12 @@ class Word2Vec:
         _refuse_pickle(fname)
         engine = _core.Word2Vec.load(fname)
         self = cls.__new__(cls)
-        extra = (getattr(engine, "saved_extra", None) or {}).get("gensim", {})
+        saved = getattr(engine, "saved_extra", None) or {}
+        extra = saved.get("gensim", {}) if isinstance(saved, dict) else None
+        if not isinstance(extra, dict):
+            raise FormatError(fname, "damaged gensim state: not a JSON object")
+        formats.checked_fields(fname, "gensim state", extra, _EXTRA_INTS, {"running_training_loss": (0, math.inf)},
+                               ("corpus_count", "corpus_total_words"))
         self._model = engine
         self.hs, self.negative = (1, 0) if engine.loss == "hs" else (0, engine.negative)
         self.sg, self.cbow_mean = int(engine.arch == "skipgram"), int(engine.cbow_mean)
