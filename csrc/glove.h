@@ -10,41 +10,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "glove_record.h"
 #include "parallel.h"
 #include "rng.h"
 #include "status.h"
 
 #define WV_GLOVE_GRAD_CLIP 100.0f
-
-/* One training record: the pair and what the loss needs of x = X[i][j],
- * precomputed once instead of every epoch. */
-typedef struct {
-    int32_t row, col;
-    float log_x;     /* log(x) */
-    float weight;    /* f(x) = min(1, (x / x_max)^alpha) */
-} wv_glove_record;
-
-/* The record of x = X[row][col] > 0: every path that makes records (in
- * memory or in blocks) goes through here, so they agree bit for bit. */
-static inline void wv_glove_record_of(wv_glove_record *r, int32_t row, int32_t col, float value, double x_max,
-                                      double alpha) {
-    double x = value;
-    r->row = row;
-    r->col = col;
-    r->log_x = (float)log(x);
-    r->weight = x > x_max ? 1.0f : (float)pow(x / x_max, alpha);
-}
-
-/* Fisher-Yates over n records with rng: every path that shuffles records
- * (in memory, a block, a grid's cells) draws alike. */
-static inline void wv_glove_shuffle(wv_glove_record *a, int64_t n, wv_rng *rng) {
-    for (int64_t k = n - 1; k > 0; k--) {
-        int64_t j = (int64_t)(wv_rng_next(rng) % (uint64_t)(k + 1));
-        wv_glove_record t = a[k];
-        a[k] = a[j];
-        a[j] = t;
-    }
-}
 
 typedef struct wv_glove_worker wv_glove_worker;
 typedef struct wv_glove_stream wv_glove_stream; /* glove_blocks.h */

@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "cooccur.h"
-#include "glove.h"
+#include "glove_record.h"
 #include "glove_grid.h"
 #include "status.h"
 
@@ -82,6 +82,7 @@ void wv_glove_block_sink_init(wv_glove_block_sink *s, size_t memory_limit, int f
 void wv_glove_block_sink_free(wv_glove_block_sink *s);
 
 /* The blocks of one epoch in a seeded order, each shuffled, double-buffered. */
+typedef struct wv_glove_stream wv_glove_stream; /* glove.h names it too */
 struct wv_glove_stream {
     wv_glove_blocks *blocks;
     wv_glove_record *buf[2];

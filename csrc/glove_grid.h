@@ -14,7 +14,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "glove.h"
+#include "glove_record.h"
 #include "rng.h"
 #include "status.h"
 
@@ -48,6 +48,7 @@ wv_status wv_glove_make_grid_records(const int64_t *indptr, const int32_t *indic
 
 /* Hands out the cells of one epoch to threads so that no two hold a band
  * of the same side at once. */
+typedef struct wv_glove_scheduler wv_glove_scheduler; /* glove.h names it too */
 struct wv_glove_scheduler {
     wv_glove_grid grid;
     uint8_t *row_busy, *col_busy; /* B each */

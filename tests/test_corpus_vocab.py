@@ -245,9 +245,10 @@ def test_word2vec_encodes_while_counting(tmp_path, monkeypatch):
     path.write_text(_messy_text(rng, 2000))
     model = Word2Vec(dim=8, min_count=2, threads=3)
     model.build_vocab(str(path))
-    assert model._encoded is not None
+    kept = model._input._encoded  # encoded from the count's ids
+    assert kept is not None
     got = model.encode(str(path))
-    assert got is model._encoded
+    assert got is kept
     one = encode(str(path), model.vocab.words_joined())
     np.testing.assert_array_equal(got.ids, one.ids)
     assert (got.words, got.oov, got.sentences, got.source) == (one.words, one.oov, one.sentences, one.source)
@@ -259,7 +260,7 @@ def test_word2vec_encodes_while_counting(tmp_path, monkeypatch):
 
     on_disk = Word2Vec(dim=8, min_count=2, threads=3, ids_on_disk=True, tmp_dir=str(tmp_path))
     on_disk.build_vocab(str(path))
-    assert on_disk._encoded is None
+    assert on_disk._input._encoded is None
     assert isinstance(on_disk.encode(str(path)).ids, np.memmap)
 
 

@@ -3,10 +3,8 @@
 the file system's limit for every atomic writer, flags typed on --resume
 that equal their default, and the memory the model's threads take."""
 
-import errno
 import json
 import os
-import resource
 import subprocess
 import sys
 import threading
@@ -17,6 +15,7 @@ import pytest
 import wv_engine
 from wv_engine import FormatError, GloVe, InputFileError, Vectors, Vocabulary, Word2Vec, load_vectors
 from wv_engine.cli import GLOVE_FIXED, WORD2VEC_FIXED, main
+from wv_engine import word2vec_settings
 from wv_engine.errors import CorpusError
 
 ENV = {**os.environ, "PYTHONPATH": os.path.dirname(os.path.dirname(wv_engine.__file__))}
@@ -156,7 +155,7 @@ def _longest_name(directory, suffix: str = "") -> str:
 def _writers(tmp_path):
     """Every atomic writer of the package, each as (name suffix, write(path))."""
     from wv_engine import cooccur
-    from wv_engine.cli import _atomic_json
+    from wv_engine.files import write_json
     from wv_engine.gensim import KeyedVectors
     from wv_engine.io import save_vectors
 
@@ -176,7 +175,7 @@ def _writers(tmp_path):
         "Vocabulary.save": ("", model.vocab.save),
         "cooccur.save_npz": ("", lambda p: cooccur.save_npz(glove.cooccurrence, p)),
         "cooccur.write_records": ("", lambda p: cooccur.write_records(glove.cooccurrence, p)),
-        "stats JSON": ("", lambda p: _atomic_json(p, {"a": 1})),
+        "stats JSON": ("", lambda p: write_json(p, {"a": 1})),
         "KeyedVectors.save": ("", kv.save),
         "KeyedVectors.save_word2vec_format": ("", lambda p: kv.save_word2vec_format(p, fvocab=p[:-1] + "v")),
     })
@@ -369,7 +368,7 @@ def test_a_resume_on_more_threads_checks_their_buffers(corpus, tmp_path, monkeyp
     model = Word2Vec(dim=8, min_count=1, epochs=1, threads=1).fit(corpus)
     model.save(tmp_path / "m.wv")
     loaded = Word2Vec.load(tmp_path / "m.wv", threads=2)
-    need = loaded._thread_bytes(len(loaded.vocab), 2)
+    need = word2vec_settings.thread_bytes(loaded, len(loaded.vocab), 2)
     monkeypatch.setattr(memory, "available_memory", lambda: need - 1)
     with pytest.raises(MemoryError, match="training thread"):
         loaded.train(corpus, epochs=1)
@@ -383,7 +382,7 @@ def test_the_thread_estimate_is_what_the_core_allocates():
     (negative + 1) x dim scratch and two copies of the 8 hot rows."""
     model = Word2Vec(dim=1000, negative=5, threads=2, min_count=1)
     floats = 2 * 1000 + 6 * 1000 + 2 * 8 * 1000
-    got = model._thread_bytes(8, 2)
+    got = word2vec_settings.thread_bytes(model, 8, 2)
     buffers = 1000 * 4 + 2 * 16384 * 4  # a sentence's ids, two chunks of the corpus's
     assert 2 * (floats * 4 + buffers) <= got <= 2 * (floats * 4 + buffers) + 2 * 2048
-    assert model._thread_bytes(8, 1) < got / 2  # one thread keeps no private rows
+    assert word2vec_settings.thread_bytes(model, 8, 1) < got / 2  # one thread keeps no private rows

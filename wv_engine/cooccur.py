@@ -17,7 +17,7 @@ from .corpus import CorpusSource, EncodedCorpus, encode, ids_belong_on_disk
 from .errors import FormatError
 from .files import atomic_write, check_input
 from .formats import checked_number
-from .memory import check_fits, total_memory
+from .memory import check_fits, parse_size, total_memory
 from .progress import Progress
 from .settings import C_INT_MAX, threads_for
 from .vocab import Vocabulary
@@ -27,28 +27,17 @@ RECORD_FORMAT = np.dtype([("word1", "<i4"), ("word2", "<i4"), ("value", "<f8")])
 MAX_DEFAULT_MEMORY = 1 << 30
 
 
-def parse_size(text: str | int | float) -> int:
-    """Bytes from 1500000, '512M', '2G', '2.5GB', '64k' (powers of 1024)."""
-    if isinstance(text, (int, float)):
-        value = int(text)
-    else:
-        s = text.strip().upper().removesuffix("B").removesuffix("I")
-        scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}.get(s[-1:], 1)
-        number = s[:-1] if s[-1:] in "KMGT" and s[-1:] else s
-        try:
-            value = int(float(number) * scale)
-        except ValueError:
-            raise ValueError(f"not a size: {text!r} (examples: 512M, 2G, 1500000)") from None
-    if value <= 0:
-        raise ValueError(f"a size must be positive, got {text!r}")
-    return value
-
-
 def default_memory_limit() -> int:
     """A quarter of the machine's memory, at most 1 GiB: the counts spill to
     disk past it, so a small cap costs speed, never correctness."""
     ram = total_memory()
     return min(MAX_DEFAULT_MEMORY, ram // 4) if ram else MAX_DEFAULT_MEMORY
+
+
+def memory_budget(memory_limit: int | str | None) -> int:
+    """The counting buffers' cap in bytes: memory_limit (bytes or '512M'),
+    or default_memory_limit() when none is given."""
+    return parse_size(memory_limit) if memory_limit is not None else default_memory_limit()
 
 
 def count(corpus: CorpusSource | EncodedCorpus, vocab: Vocabulary, window: int = 10,
@@ -101,7 +90,7 @@ def _check_count(window: int, threads: int, memory_limit: int | str | None) -> i
         raise ValueError(f"window must be >= 1, got {window}")
     if threads < 1:
         raise ValueError(f"threads must be >= 1, got {threads}")
-    limit = parse_size(memory_limit) if memory_limit is not None else default_memory_limit()
+    limit = memory_budget(memory_limit)
     check_fits(f"counting with memory_limit={limit:,}", limit, "lower memory_limit (counts spill to disk past it)")
     return limit
 

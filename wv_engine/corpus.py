@@ -19,9 +19,9 @@ from .files import CHUNK_BYTES, DECOMPRESSION_ERRORS, fingerprint, is_compressed
 from .progress import reading
 from .shards import iter_shard, map_in_threads
 
-__all__ = ["CHUNK_BYTES", "CorpusError", "CorpusSource", "EncodedCorpus", "check_corpus", "collect_ids",
-           "describe", "encode", "encode_chunks", "is_compressed", "is_path", "iter_chunks", "iter_encoded",
-           "open_binary", "parallel_file"]
+__all__ = ["CHUNK_BYTES", "Corpus", "CorpusError", "CorpusSource", "EncodedCorpus", "check_corpus", "collect_ids",
+           "describe", "encode", "encode_chunks", "encode_words", "is_compressed", "is_path", "iter_chunks",
+           "iter_encoded", "open_binary", "parallel_file"]
 
 CorpusSource = Union[str, os.PathLike, Iterable[Sequence[str]]]
 
@@ -53,6 +53,62 @@ def check_corpus(source: CorpusSource) -> None:
             "the corpus is a one-shot iterator (e.g. a generator), but it must be read twice "
             "(vocabulary, then encoding): pass a list, a re-iterable object, or a file path"
         )
+
+
+class Corpus:
+    """A training text resolved once, at the entry point, and handed to
+    every step after it (counting, encoding, co-occurrence, the cluster's
+    shard planning, the trainers) so that none asks of it again: what it is
+    (a file path or a re-iterable of token lists, checked readable),
+    the file's size and compression, whether it can be read in byte ranges
+    on several threads (`splittable`), and how many bytes its ids would
+    likely take. `Corpus.of(x)` resolves x unless it is one already."""
+
+    def __init__(self, source: CorpusSource) -> None:
+        if isinstance(source, Corpus):
+            raise TypeError("Corpus.of(corpus) takes a Corpus as it is")
+        check_corpus(source)
+        self.source = source
+        self.path: str | None = os.fspath(source) if is_path(source) else None  # type: ignore[arg-type]
+        self.size = os.path.getsize(self.path) if self.path is not None else None
+        self.compressed = self.path is not None and is_compressed(self.path)
+        self.splittable = (self.path is not None and not self.compressed
+                           and self.size >= PARALLEL_MIN_BYTES)  # type: ignore[operator]
+
+    @classmethod
+    def of(cls, source: "CorpusSource | Corpus") -> "Corpus":
+        return source if isinstance(source, Corpus) else cls(source)
+
+    def is_for(self, source: "CorpusSource | Corpus | None") -> bool:
+        """Whether `source` names this text: the same object, or a path to
+        the same file name."""
+        if isinstance(source, Corpus):
+            source = source.source
+        if source is self.source:
+            return True
+        return self.path is not None and is_path(source) and os.fspath(source) == self.path  # type: ignore[arg-type]
+
+    def fingerprint(self) -> dict[str, Any] | None:
+        """The file's fingerprint now (files.fingerprint), None for token
+        lists: taken again where a change since counting must show."""
+        return fingerprint(self.path) if self.path is not None else None
+
+    @property
+    def likely_ids_bytes(self) -> int:
+        """What a plain file's ids would take in memory, guessed from its
+        size before it is read (natural text averages about 6 bytes a token
+        with its space); 0 for token lists."""
+        return (self.size or 0) * 4 // 6
+
+    def chunks(self, chunk_bytes: int = CHUNK_BYTES,
+               on_bytes: Callable[[int], None] | None = None) -> Iterator[bytes]:
+        """The text as UTF-8 byte chunks (iter_chunks)."""
+        if self.path is not None:
+            return _file_chunks(self.path, chunk_bytes, on_bytes)
+        return _iterable_chunks(self.source, chunk_bytes)  # type: ignore[arg-type]
+
+    def __str__(self) -> str:
+        return self.path if self.path is not None else f"<{type(self.source).__name__} of token lists>"
 
 
 def _file_chunks(path: str | os.PathLike, chunk_bytes: int,
@@ -99,19 +155,18 @@ def _iterable_chunks(sentences: Iterable[Sequence[str]], chunk_bytes: int) -> It
         yield b"\n".join(lines) + b"\n"
 
 
-def iter_chunks(source: CorpusSource, chunk_bytes: int = CHUNK_BYTES,
+def iter_chunks(source: "CorpusSource | Corpus", chunk_bytes: int = CHUNK_BYTES,
                 on_bytes: Callable[[int], None] | None = None) -> Iterator[bytes]:
     """Yields the corpus as UTF-8 byte chunks of about chunk_bytes (a token
     may straddle two chunks; the C tokenizer joins it). For a file,
     on_bytes(n) is told of each n bytes read from disk (progress)."""
-    check_corpus(source)
-    if is_path(source):
-        return _file_chunks(source, chunk_bytes, on_bytes)  # type: ignore[arg-type]
-    return _iterable_chunks(source, chunk_bytes)  # type: ignore[arg-type]
+    return Corpus.of(source).chunks(chunk_bytes, on_bytes)
 
 
-def describe(source: CorpusSource) -> str:
+def describe(source: "CorpusSource | Corpus") -> str:
     """A short name of the corpus for messages."""
+    if isinstance(source, Corpus):
+        return str(source)
     return os.fspath(source) if is_path(source) else f"<{type(source).__name__} of token lists>"
 
 
@@ -152,28 +207,19 @@ def ids_memory_room(memory_limit: int | None = None) -> int:
     return room if memory_limit is None else min(room, memory_limit // 8)
 
 
-def likely_ids_bytes(path: str | os.PathLike) -> int:
-    """What a plain file's ids would take in memory, guessed from its size
-    before it is read (natural text averages about 6 bytes a token with its
-    space): to skip keeping ids while counting a file whose ids will not
-    stay in memory anyway."""
-    return os.path.getsize(path) * 4 // 6
-
-
 def ids_belong_on_disk(words: int, memory_limit: int | None = None) -> bool:
     """The rule for where the ids of a corpus of `words` in-vocabulary tokens
     go when the caller does not say (sentence ends add about 5%)."""
     return int(4 * words * 1.05) > ids_memory_room(memory_limit)
 
 
-def parallel_file(source: CorpusSource) -> bool:
+def parallel_file(source: "CorpusSource | Corpus") -> bool:
     """True for an uncompressed file large enough to read on several threads
     (in byte ranges: wv_engine.shards)."""
-    return (is_path(source) and not is_compressed(source)  # type: ignore[arg-type]
-            and os.path.getsize(source) >= PARALLEL_MIN_BYTES)  # type: ignore[arg-type]
+    return Corpus.of(source).splittable
 
 
-def encode(source: CorpusSource, words_as_bytes: list[bytes] | bytes, cache_path: str | None = None,
+def encode(source: "CorpusSource | Corpus", words_as_bytes: list[bytes] | bytes, cache_path: str | None = None,
            chunk_bytes: int = CHUNK_BYTES, threads: int = 1, *, on_disk: bool = False,
            tmp_dir: str | None = None, progress: bool | None = None) -> EncodedCorpus:
     """Encodes the corpus once over the words (a list of bytes, or one
@@ -186,13 +232,13 @@ def encode(source: CorpusSource, words_as_bytes: list[bytes] | bytes, cache_path
     With threads > 1 an uncompressed file is encoded in that many byte ranges
     at once (each written to its own place), to exactly the ids one pass
     gives. progress shows bytes read, bytes/s and an ETA."""
-    encoded = _encode(source, words_as_bytes, cache_path, chunk_bytes, threads, on_disk, tmp_dir, progress)
-    if is_path(source):
-        encoded.source = fingerprint(source)  # type: ignore[arg-type]
+    corpus = Corpus.of(source)
+    encoded = _encode(corpus, words_as_bytes, cache_path, chunk_bytes, threads, on_disk, tmp_dir, progress)
+    encoded.source = corpus.fingerprint()
     return encoded
 
 
-def _encode(source: CorpusSource, words_as_bytes: list[bytes] | bytes, cache_path: str | None, chunk_bytes: int,
+def _encode(source: Corpus, words_as_bytes: list[bytes] | bytes, cache_path: str | None, chunk_bytes: int,
             threads: int, on_disk: bool, tmp_dir: str | None, progress: bool | None) -> EncodedCorpus:
     to_file = cache_path is not None or on_disk
     directory = os.path.dirname(os.path.abspath(cache_path)) if cache_path is not None else tmp_dir
@@ -201,8 +247,8 @@ def _encode(source: CorpusSource, words_as_bytes: list[bytes] | bytes, cache_pat
     bar = reading(source, "encoding", progress)
     on_bytes = bar.add if bar is not None else None
     try:
-        if threads > 1 and parallel_file(source):
-            pieces, tokens, oov = _encode_shards(source, words_as_bytes, threads, chunk_bytes,  # type: ignore[arg-type]
+        if threads > 1 and source.splittable:
+            pieces, tokens, oov = _encode_shards(source.path, words_as_bytes, threads, chunk_bytes,  # type: ignore[arg-type]
                                                  to_file, directory, on_bytes)
             if not to_file:
                 return encoded_in_memory(pieces, tokens, oov)
@@ -432,6 +478,12 @@ def iter_encoded(encoder: _tokenize.Encoder, chunks: Iterable[bytes]) -> Iterato
 def encode_chunks(encoder: _tokenize.Encoder, chunks: Iterable[bytes]) -> np.ndarray:
     """The ids of byte chunks, ended as the input ends."""
     return collect_ids(iter_encoded(encoder, chunks))
+
+
+def encode_words(words: list[bytes] | bytes, chunks: Iterable[bytes]) -> np.ndarray:
+    """The ids of byte chunks against `words` (their order gives the ids),
+    with the C encoder: -1 ends a sentence, unknown words are dropped."""
+    return encode_chunks(_tokenize.Encoder(words), chunks)
 
 
 def collect_ids(pieces: Iterable[np.ndarray]) -> np.ndarray:

@@ -313,6 +313,15 @@ def atomic_write(path: str | os.PathLike, mode: str = "wb") -> Iterator[IO[Any]]
             os.close(dfd)
 
 
+def write_json(path: str | os.PathLike, data: Any) -> None:
+    """`data` as indented JSON in `path`, atomically (stats files)."""
+    import json
+
+    with atomic_write(path, "w") as f:
+        json.dump(data, f, indent=2)
+        f.write("\n")
+
+
 @contextlib.contextmanager
 def atomic_output(path: str | os.PathLike) -> Iterator[BinaryIO]:
     """atomic_write in binary mode, compressing when the name ends in .gz, .bz2 or .xz."""

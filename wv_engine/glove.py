@@ -7,8 +7,6 @@ AdaGrad in C threads (Hogwild), as Stanford's glove.c does it.
 
 from __future__ import annotations
 
-import json
-import math
 import os
 import time
 from dataclasses import dataclass, field
@@ -17,33 +15,17 @@ from typing import Callable, Iterable
 import numpy as np
 import scipy.sparse as sp
 
-from . import _glove, cooccur, formats
-from .corpus import CorpusSource, EncodedCorpus
+from . import _glove, cooccur, formats, glove_state
+from .corpus import Corpus, CorpusSource, EncodedCorpus
 from .epochs import Checkpoints, run_epochs
-from .errors import FormatError
-from .files import atomic_write, check_input
 from .memory import available_memory, check_fits, gib
 from .progress import Progress
 from .vectors import Vectors
 from .vocab import Vocabulary
 from .settings import check as _check
-from .settings import C_INT_MAX, INT64_MAX, resolve_threads, threads_for
+from .settings import resolve_threads, threads_for
 
 OUTPUTS = ("sum", "word", "concat")
-CHECKPOINT_VERSION = 1
-
-# The numbers of a checkpoint's metadata and their ranges (name: (low, high)),
-# checked on load before anything uses them: __init__ checks the settings'
-# lower bounds, not that the C ints the cores take hold them.
-_CONFIG_INTS = {"dim": (1, C_INT_MAX), "window": (1, C_INT_MAX), "epochs": (1, C_INT_MAX),
-                "min_count": (1, INT64_MAX), "threads": (1, C_INT_MAX), "seed": (0, INT64_MAX),
-                "memory_limit": (1, formats.MAX_FILE_INT), "max_vocab_size": (1, INT64_MAX),
-                "grid": (0, _glove.MAX_BANDS)}
-_CONFIG_FLOATS = {"x_max": (0, math.inf), "alpha": (0, math.inf), "eta": (0, math.inf)}
-_HISTORY_INTS = {"epoch": (0, C_INT_MAX), "records": (0, INT64_MAX)}
-_HISTORY_FLOATS = {"cost": (0, math.inf), "seconds": (0, math.inf)}
-
-
 @dataclass
 class GloVeEpoch:
     """One epoch: its mean cost per record (glove.c's figure), float64."""
@@ -150,8 +132,7 @@ class GloVe:
         self.dim, self.window, self.x_max, self.alpha = int(dim), int(window), float(x_max), float(alpha)
         self.epochs, self.eta, self.min_count, self.threads = int(epochs), float(eta), int(min_count), int(threads)
         self.seed, self.tmp_dir, self.max_vocab_size = int(seed), tmp_dir, max_vocab_size
-        self.memory_limit = cooccur.parse_size(memory_limit) if memory_limit is not None \
-            else cooccur.default_memory_limit()
+        self.memory_limit = cooccur.memory_budget(memory_limit)
         # Without a limit given, the default caps the counting buffers only: the
         # training records stay in memory while they fit in what is available.
         self._limit_given = memory_limit is not None
@@ -168,6 +149,7 @@ class GloVe:
         self._cells = None  # with a grid: the offsets of the records' cells
         self._core = None
         self.count_seconds = self.records_seconds = 0.0  # the last count's stages (count_records)
+        self.stage_seconds: dict[str, float] = {}  # prepare_training's stages
         # Out of core: False keeps one order for every epoch, as in memory and
         # glove.c; True draws a new one each epoch (docs/performance.md).
         self.reshuffle_blocks = False
@@ -261,17 +243,44 @@ class GloVe:
         the records are made in memory). Without it, records that do not fit
         memory_limit go to disk (count_records)."""
         t0 = time.perf_counter()
+        corpus = corpus if client is not None else Corpus.of(corpus)  # resolved once for every step
         self.build_vocab(corpus, client=client)
-        if keep_cooccurrence or client is not None:
-            self.count(corpus, progress, client=client)
-            count_seconds = time.perf_counter() - t0
-            self.prepare_records(drop_cooccurrence=not keep_cooccurrence)
-        else:
-            self.count_records(corpus, progress)
-            count_seconds = time.perf_counter() - t0
+        self.prepare_training(corpus, progress=progress, client=client, keep_cooccurrence=keep_cooccurrence)
+        count_seconds = time.perf_counter() - t0 - self.stage_seconds["records"]
         self.train(progress=progress, callbacks=callbacks)
         self.last_stats.count_seconds = count_seconds
         return self
+
+    def prepare_training(self, corpus: CorpusSource | Corpus | EncodedCorpus, *, progress: bool | None = None,
+                         client=None, keep_cooccurrence: bool = False,
+                         on_cooccurrence: Callable[[sp.csr_matrix], object] | None = None) -> int:
+        """Counts the corpus into this model's training records (building
+        the vocabulary first if it has none) and returns their number (the
+        non-zeros): through the whole matrix when it is wanted (kept with
+        keep_cooccurrence, or handed to on_cooccurrence, e.g. to save it) or
+        counted by a cluster's workers; else straight into records
+        (count_records: in memory, or in shuffled blocks on disk past
+        memory_limit). The seconds of each stage go to self.stage_seconds
+        ("count", "records")."""
+        t0 = time.perf_counter()
+        if client is None and not isinstance(corpus, EncodedCorpus):
+            corpus = Corpus.of(corpus)
+        if keep_cooccurrence or on_cooccurrence is not None or client is not None:
+            matrix = self.count(corpus, progress, client=client)
+            nonzeros = matrix.nnz
+            count_seconds = time.perf_counter() - t0
+            if on_cooccurrence is not None:
+                on_cooccurrence(matrix)
+            del matrix
+            t1 = time.perf_counter()
+            self.prepare_records(drop_cooccurrence=not keep_cooccurrence)  # the matrix goes first: lower peak
+            records_seconds = time.perf_counter() - t1
+        else:
+            nonzeros = self.count_records(corpus, progress)
+            records_seconds = self.records_seconds
+            count_seconds = time.perf_counter() - t0 - records_seconds
+        self.stage_seconds = {"count": count_seconds, "records": records_seconds}
+        return nonzeros
 
     def count_records(self, corpus: CorpusSource | EncodedCorpus, progress: bool | None = None,
                       out_of_core: bool | None = None) -> int:
@@ -424,74 +433,17 @@ class GloVe:
         .npz (no pickle), written atomically: load_checkpoint resumes."""
         if self.vocab is None or self.params is None:
             raise RuntimeError("nothing to save: the model has no parameters yet")
-        # a limit not given stays not given: the resumed run takes its default on its own machine
-        config = {**self.config(), **({} if self._limit_given else {"memory_limit": None})}
-        meta = {"version": CHECKPOINT_VERSION, "config": config, "epochs_trained": self.epochs_trained,
-                "history": [e.__dict__ for e in self.history]}
-        words = [w.encode("utf-8", "surrogateescape") for w in self.vocab.words]
-        if any(b"\n" in w for w in words):
-            raise ValueError("a vocabulary word contains a newline; it cannot be checkpointed")
-        blob = b"\n".join(words)
-        with atomic_write(path, "wb") as f:
-            np.savez(f, meta=np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8),
-                     words=np.frombuffer(blob, dtype=np.uint8), counts=self.vocab.counts, **self.params)
+        glove_state.save_checkpoint(self, path)
+
+    @classmethod
+    def saved_config(cls, path: str | os.PathLike) -> dict:
+        """The settings of a checkpoint, reading its metadata only (to
+        check a resume's flags before the parameters are loaded)."""
+        return glove_state.saved_config(cls, path)
 
     @classmethod
     def load_checkpoint(cls, path: str | os.PathLike, **overrides) -> "GloVe":
         """A model from save_checkpoint, ready to train more epochs
         (overrides change settings such as threads or epochs). Raises
         FormatError, naming the file and the problem, for a damaged one."""
-        check_input(path, "GloVe checkpoint")
-        try:
-            z = np.load(path, allow_pickle=False)
-        except (ValueError, OSError, EOFError) as exc:
-            if isinstance(exc, FileNotFoundError):
-                raise
-            raise FormatError(path, f"not a GloVe checkpoint ({exc})") from None
-        with z:
-            try:
-                meta = formats.parse_json(z["meta"].tobytes().decode())
-                if not isinstance(meta, dict):
-                    raise ValueError("its metadata is not a JSON object")
-                if meta.get("version") != CHECKPOINT_VERSION:
-                    raise FormatError(path, f"unknown checkpoint version {meta.get('version')!r}")
-                words = [w.decode("utf-8", "surrogateescape") for w in z["words"].tobytes().split(b"\n")]
-                counts = z["counts"]
-                if counts.dtype.kind not in "iu":
-                    raise ValueError(f"its word counts are {counts.dtype}, not integers")
-                params = {k: np.ascontiguousarray(z[k]) for k in (
-                    "word", "context", "word_bias", "context_bias", "word_gradsq", "context_gradsq",
-                    "word_bias_gradsq", "context_bias_gradsq")}
-                config = meta["config"]
-                if not isinstance(config, dict):
-                    raise ValueError("its settings are not a JSON object")
-                unknown = sorted(set(config) - set(cls().config()))
-                if unknown:
-                    raise ValueError(f"unknown settings {', '.join(map(repr, unknown))}")
-                formats.checked_fields(path, "config", config, _CONFIG_INTS, _CONFIG_FLOATS,
-                                       ("memory_limit", "max_vocab_size"))
-                epochs_trained = formats.checked_fields(path, "checkpoint", meta,
-                                                        {"epochs_trained": (0, C_INT_MAX)})["epochs_trained"]
-                history = meta["history"]
-                for i, epoch in enumerate(history if isinstance(history, list) else []):
-                    if not isinstance(epoch, dict):
-                        raise ValueError(f"history[{i}] is not a JSON object")
-                    formats.checked_fields(path, f"history[{i}]", epoch, _HISTORY_INTS, _HISTORY_FLOATS)
-                model = cls(**{**config, **overrides})
-                if params["word"].shape != (len(words), model.dim):  # before allocating for dim
-                    raise ValueError(f"parameter word has shape {params['word'].shape}, expected "
-                                     f"{(len(words), model.dim)}")
-                model.build_vocab(vocab=Vocabulary(words, counts))
-                for k, v in params.items():
-                    if v.shape != model.params[k].shape:
-                        raise ValueError(f"parameter {k} has shape {v.shape}, expected {model.params[k].shape}")
-                for k, v in params.items():
-                    model.params[k][...] = v  # into the interleaved tables
-                model.epochs_trained = epochs_trained
-                model.history = [GloVeEpoch(**e) for e in history]
-            except FormatError:
-                raise
-            except (KeyError, TypeError, ValueError, UnicodeDecodeError, OSError) as exc:
-                what = f"missing {exc}" if isinstance(exc, KeyError) else str(exc)
-                raise FormatError(path, f"damaged GloVe checkpoint: {what}") from None
-        return model
+        return glove_state.load_checkpoint(cls, path, GloVeEpoch, **overrides)

@@ -71,13 +71,15 @@ class ByteProgress:
 
 def reading(source, desc: str, enabled: bool | None):
     """A ByteProgress over a corpus file's size, or None for what is not a
-    file path (token lists) or when progress is off."""
+    file path (token lists) or when progress is off. `source`: a path, or a
+    corpus.Corpus (its `path`)."""
     import os
 
-    if enabled is False or not isinstance(source, (str, os.PathLike)):
+    path = getattr(source, "path", source)
+    if enabled is False or not isinstance(path, (str, os.PathLike)):
         return None
     try:
-        total = os.path.getsize(source)
+        total = os.path.getsize(path)
     except OSError:
         return None
     return ByteProgress(total, desc, enabled)

@@ -28,6 +28,16 @@ def count_cooccurrence(client, corpus, vocab, window: int, distance_weighting: b
     return count(client, corpus, vocab, window, distance_weighting, threads, memory_limit, tmp_dir, progress)
 
 
+def svd_vectors(client, corpus, vocab, window: int, threads: int, memory_limit: int, tmp_dir: str | None,
+                dim: int, cds: float, shift: float, eig: float, progress: bool | None):
+    """PPMI + randomized SVD vectors with the matrix in row blocks on the
+    workers: wv_engine.cluster.svd.svd_vectors_on_cluster."""
+    from .cluster.svd import svd_vectors_on_cluster
+
+    return svd_vectors_on_cluster(client, corpus, vocab, window, threads, memory_limit, tmp_dir, dim, cds, shift,
+                                  eig, progress=progress)
+
+
 def train_word2vec(model, client, corpus, epochs: int, sync_words: int, progress: bool | None,
                    callbacks, lr_scale: float | None) -> Any:
     """Trains `model` data-parallel on the workers: wv_engine.cluster.word2vec."""

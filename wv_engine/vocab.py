@@ -229,6 +229,26 @@ class Vocabulary:
         """(code_length, codes, points) as word2vec.c's CreateBinaryTree."""
         return _word2vec.build_huffman(self.counts)
 
+    def merged(self, other: "Vocabulary", min_count: int) -> tuple["Vocabulary", list[int]]:
+        """This vocabulary with `other`'s counts added: known words' counts
+        grow, new words seen at least min_count times join after the old
+        ones; re-sorted by count (ties keep their order). Returns it and,
+        for each of its words, its index among the old words then the new."""
+        counts = dict(zip(self.words, self.counts.tolist()))
+        new_words = []
+        for w, c in zip(other.words, other.counts.tolist()):
+            if w in counts:
+                counts[w] += c
+            elif c >= min_count:
+                counts[w] = c
+                new_words.append(w)
+        words = self.words + new_words
+        order = sorted(range(len(words)), key=lambda i: -counts[words[i]])  # stable: ties keep their order
+        merged = Vocabulary([words[i] for i in order], [counts[words[i]] for i in order],
+                            total_tokens=self.total_tokens + other.total_tokens,
+                            distinct_words=max(self.distinct_words, len(words)))
+        return merged, order
+
     def memory_estimate(self, dim: int = 100, loss: str = "ns") -> dict[str, int]:
         """Bytes the model will need for this vocabulary (gensim-style dry run)."""
         V = len(self)

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Iterable, Sequence
 
 from . import _tokenize
-from .corpus import CorpusSource, EncodedCorpus, IdSink, encoded_in_memory, iter_chunks, parallel_file
+from .corpus import Corpus, CorpusSource, EncodedCorpus, IdSink, encoded_in_memory
 from .progress import reading
 from .shards import iter_shard, map_in_threads, position_origin
 
@@ -53,21 +53,22 @@ def merge_counters(counters: Sequence[_tokenize.WordCounter]) -> _tokenize.WordC
     return merged
 
 
-def count_corpus(corpus: CorpusSource, max_vocab_size: int | None, threads: int,
+def count_corpus(corpus: CorpusSource | Corpus, max_vocab_size: int | None, threads: int,
                  progress: bool | None = None) -> _tokenize.WordCounter:
     """The C counter fed the whole corpus: on `threads` byte ranges at once
     for a large uncompressed file (each range pruned past max_vocab_size /
     threads words, see Vocabulary.build), else in one pass."""
+    corpus = Corpus.of(corpus)
     bar = reading(corpus, "counting words", progress)
     on_bytes = bar.add if bar is not None else None
     try:
-        if threads > 1 and parallel_file(corpus):
+        if threads > 1 and corpus.splittable:
             limit = thread_vocab_size(max_vocab_size, threads)
-            counters = map_in_threads(corpus, threads,  # type: ignore[arg-type]
+            counters = map_in_threads(corpus.path, threads,  # type: ignore[arg-type]
                                       lambda i, shard: count_chunks(iter_shard(shard, on_bytes=on_bytes),
                                                                     limit, threads, position_origin(i)))
             return merge_counters(counters)
-        return count_chunks(iter_chunks(corpus, on_bytes=on_bytes), max_vocab_size)
+        return count_chunks(corpus.chunks(on_bytes=on_bytes), max_vocab_size)
     finally:
         if bar is not None:
             bar.close()
@@ -107,12 +108,13 @@ class CountedIds:
         return encoded_in_memory(sinks, tokens, oov)
 
 
-def count_with_ids(corpus: str, threads: int, id_bytes: int,
+def count_with_ids(corpus: str | Corpus, threads: int, id_bytes: int,
                    progress: bool | None = None) -> tuple[_tokenize.WordCounter, CountedIds | None]:
     """count_corpus for a plain file on `threads` threads (no pruning), each
     also keeping its tokens' provisional ids while they take at most
     id_bytes / threads bytes: (the merged count, CountedIds), or (the
     merged count, None) where a thread ran past that (encode the usual way)."""
+    corpus = Corpus.of(corpus)
     bar = reading(corpus, "counting words", progress)
     on_bytes = bar.add if bar is not None else None
     room = id_bytes // threads
@@ -134,7 +136,7 @@ def count_with_ids(corpus: str, threads: int, id_bytes: int,
         return counter, sink
 
     try:
-        results = map_in_threads(corpus, threads, one)
+        results = map_in_threads(corpus.path, threads, one)
     finally:
         if bar is not None:
             bar.close()

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from .. import _glove
+from ..cooccur_units import count_upper, csr_from_units
 from ..settings import threads_for
 from .client import pick, result, scatter, show_progress, submit, tree_reduce, worker_addresses
 from .shards import Shard, context_before, encode_chunks, iter_shard, plan_shards
@@ -68,11 +68,8 @@ def _left_context(shard: Shard, words: list[bytes], window: int) -> np.ndarray:
 
 def _count_upper(ids: np.ndarray, vocab_size: int, window: int, distance_weighting: bool, threads: int,
                  memory_limit: int, tmp_dir: str) -> UpperPart:
-    job = _glove.CooccurrenceCount(np.ascontiguousarray(ids, dtype=np.int32), vocab_size, window,
-                                   distance_weighting, threads_for(threads, len(ids)), memory_limit, tmp_dir)
-    job.run()
-    rows, cols, units, unit = job.upper_units()
-    return UpperPart(rows, cols, units, unit)
+    return UpperPart(*count_upper(ids, vocab_size, window, distance_weighting, threads_for(threads, len(ids)),
+                                  memory_limit, tmp_dir))
 
 
 def count_shard(shard: Shard, words: list[bytes], window: int, distance_weighting: bool, threads: int,
@@ -139,8 +136,7 @@ def gather_matrix(blocks: list, vocab_size: int, threads: int = 1) -> sp.csr_mat
     units = np.concatenate([p.units for p in parts])
     unit = parts[0].unit
     del parts
-    indptr, indices, data = _glove.csr_from_upper(rows, cols, units, unit, vocab_size, threads)
-    return sp.csr_matrix((data, indices, indptr), shape=(vocab_size, vocab_size))
+    return csr_from_units(rows, cols, units, unit, vocab_size, threads)
 
 
 def count_cooccurrence(client, corpus, vocab, window: int = 10, distance_weighting: bool = True,

@@ -14,8 +14,7 @@ import os
 
 import numpy as np
 
-from .. import _tokenize
-from .. import corpus
+from .. import corpus as corpus_module
 from ..corpus import CorpusError
 from ..shards import WHITESPACE, Shard, first_separator, iter_shard, make_shards
 
@@ -44,15 +43,18 @@ def context_before(shard: Shard, max_bytes: int) -> tuple[bytes, bool]:
 def encode_chunks(words: list[bytes], chunks) -> np.ndarray:
     """Token ids (int32, -1 ends a sentence, out-of-vocabulary words dropped)
     of byte chunks, with the C encoder."""
-    return corpus.encode_chunks(_tokenize.Encoder(words), chunks)
+    return corpus_module.encode_words(words, chunks)
 
 
 SHARD_BYTES = 256 << 20  # a counting task's input: big enough to amortise, small enough to balance
 
 
 def corpus_paths(corpus) -> list[str]:
-    """The file paths of a corpus given to a cluster call: a path or a list
-    of paths. In-memory token lists cannot be read by remote workers."""
+    """The file paths of a corpus given to a cluster call: a path, a list
+    of paths or a resolved corpus.Corpus of one file. In-memory token lists
+    cannot be read by remote workers."""
+    if isinstance(corpus, corpus_module.Corpus):
+        corpus = corpus.source
     if isinstance(corpus, (str, os.PathLike)):
         return [os.fspath(corpus)]
     if isinstance(corpus, (list, tuple)) and corpus and all(isinstance(p, (str, os.PathLike)) for p in corpus):
