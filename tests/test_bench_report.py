@@ -25,7 +25,8 @@ _added = ROOT not in sys.path
 if _added:
     sys.path.insert(0, ROOT)
 try:
-    from benchmarks import ab, bar_noise, corpus, instructions, many_cores, readme_table, repeat_text, runners, schedule_study  # noqa: E402,E501
+    from benchmarks import ab, corpus, instructions, many_cores, readme_table, repeat_text, runners, schedule_study  # noqa: E402,E501
+    from benchmarks.lab import bar_noise  # noqa: E402
 finally:
     if _added:
         sys.path.remove(ROOT)

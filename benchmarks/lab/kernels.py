@@ -1,6 +1,6 @@
 """Micro-benchmarks of the training kernels, without any file I/O:
 
-    python -m benchmarks.kernels [--dim 100] [--seconds 3] [--threads 1,2] [--kernels SG-NS,CBOW-NS,SG-HS,GloVe]
+    python -m benchmarks.lab.kernels [--dim 100] [--seconds 3] [--threads 1,2] [--kernels SG-NS,CBOW-NS,SG-HS,GloVe]
 
 A synthetic corpus of random Zipf-distributed word ids (sentences of 1,000
 words) is built in memory once; for each kernel (SG-NS, CBOW-NS, SG-HS) and
@@ -155,7 +155,7 @@ def glove_kernel(a, threads: list[int]) -> list[dict]:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m benchmarks.kernels",
+    p = argparse.ArgumentParser(prog="python -m benchmarks.lab.kernels",
                                 description=__doc__.split("\n\n", 1)[0],
                                 epilog=__doc__.split("\n\n", 1)[1],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
