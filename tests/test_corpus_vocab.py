@@ -8,7 +8,7 @@ import lzma
 import numpy as np
 import pytest
 
-from wv_engine import Vocabulary, Word2Vec
+from wv_engine import CorpusError, Vocabulary, Word2Vec
 from wv_engine.corpus import collect_ids, encode, iter_chunks
 
 LINES = ["the cat sat on the mat", "the dog ate the cat", "a b c d e f the"]
@@ -358,3 +358,24 @@ def test_collect_ids_equals_concatenation_across_growth():
     assert out.dtype == np.int32 and out.flags.owndata
     np.testing.assert_array_equal(out, np.concatenate(pieces))
     assert len(collect_ids(iter([]))) == 0
+
+
+def test_a_resolved_corpus_trains_as_its_path_does(tmp_path, topics_corpus):
+    """Corpus(path) goes wherever a corpus goes, to the same vectors; it is
+    checked once, where it is made (a missing file fails there)."""
+    from wv_engine import Corpus, GloVe
+
+    _, sentences = topics_corpus
+    path = tmp_path / "c.txt"
+    path.write_text("\n".join(" ".join(s) for s in sentences) + "\n")
+    settings = dict(dim=8, epochs=1, min_count=1, threads=1, seed=3)
+    by_path = Word2Vec(**settings).fit(str(path), progress=False)
+    resolved = Corpus(str(path))
+    assert (resolved.path, resolved.size, resolved.compressed) == (str(path), path.stat().st_size, False)
+    by_corpus = Word2Vec(**settings).fit(resolved, progress=False)
+    np.testing.assert_array_equal(by_path.input_vectors, by_corpus.input_vectors)
+    glove = dict(dim=4, epochs=1, min_count=1, threads=1, window=3)
+    np.testing.assert_array_equal(GloVe(**glove).fit(str(path), progress=False).vectors.vectors,
+                                  GloVe(**glove).fit(resolved, progress=False).vectors.vectors)
+    with pytest.raises(CorpusError, match="not found"):
+        Corpus(str(tmp_path / "missing.txt"))

@@ -27,7 +27,7 @@ def _require_compiled_modules():
 
 _require_compiled_modules()
 
-from .corpus import EncodedCorpus
+from .corpus import Corpus, EncodedCorpus
 from .errors import CorpusError, FormatError, InputFileError
 from .io import load_vectors
 from .vectors import UnknownWordError, Vectors
@@ -46,6 +46,6 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
-    "CorpusError", "EncodedCorpus", "EpochStats", "FormatError", "GloVe", "InputFileError", "TrainingStats", "UnknownWordError",
-    "Vectors", "Vocabulary", "Word2Vec", "load_vectors", "__version__",
+    "Corpus", "CorpusError", "EncodedCorpus", "EpochStats", "FormatError", "GloVe", "InputFileError",
+    "TrainingStats", "UnknownWordError", "Vectors", "Vocabulary", "Word2Vec", "load_vectors", "__version__",
 ]

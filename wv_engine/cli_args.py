@@ -134,7 +134,8 @@ def _add_checkpoints(p, what: str) -> None:
                    help=f"save {what} here atomically every --checkpoint-every minutes, on Ctrl-C and at the "
                         "end, to continue with --resume")
     p.add_argument("--checkpoint-every", type=positive_float, default=30.0, metavar="MINUTES",
-                   help="minutes between two checkpoints (default 30; saved at the next epoch's end)")
+                   help="minutes between two checkpoints (default 30; word2vec saves between two chunks of "
+                        "the corpus, GloVe at the next epoch's end)")
     p.add_argument("--resume", metavar="PATH",
                    help="continue from a checkpoint (its vocabulary, settings and state) after checking that "
                         "the flags given and the corpus agree with it")

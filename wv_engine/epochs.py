@@ -23,7 +23,16 @@ POLL_SECONDS = 0.05
 @dataclass
 class EpochStats:
     """What one word2vec epoch did: its mean loss per prediction (float64),
-    the words it covered and the seconds it took."""
+    the words it covered and the seconds it took.
+
+    Attributes:
+        epoch: the model's epochs trained before this one (0 for its first).
+        loss: the mean loss per prediction (float64).
+        examples: the predictions trained.
+        words: the corpus words the epoch covered.
+        seconds: the time it took.
+        alpha: the learning rate where it ended.
+    """
 
     epoch: int
     loss: float
@@ -37,7 +46,16 @@ class EpochStats:
 class TrainingStats:
     """Totals of one word2vec train() call. corpus_words are the corpus tokens
     in the vocabulary (word2vec.c's train_words); words_per_sec counts each of
-    them in every epoch, subsampled ones included, as word2vec.c counts."""
+    them in every epoch, subsampled ones included, as word2vec.c counts.
+
+    Attributes:
+        epochs: the epochs finished.
+        corpus_words: the corpus tokens in the vocabulary (one epoch's words).
+        train_seconds: the time spent training.
+        interrupted: True when Ctrl-C (or an error) stopped the call.
+        epoch_stats: one EpochStats per finished epoch.
+        syncs: on a cluster, the weight averages done.
+    """
 
     epochs: int = 0
     corpus_words: int = 0
@@ -89,8 +107,9 @@ def run_epoch(core: Any, start: Callable[[], None], on_progress: Callable[[int],
 
 class Checkpoints:
     """Saves a trainer's whole state with save(path): every `minutes` minutes
-    of training, at the next epoch's end, and when training is interrupted.
-    A path of None turns it off."""
+    of training (at the next epoch's end, or at once for a trainer that can
+    pause in the middle of an epoch: run_epochs) and when training is
+    interrupted. A path of None turns it off."""
 
     def __init__(self, path: str | None, minutes: float, save: Callable[[str], None]):
         if not minutes > 0:

@@ -4,10 +4,10 @@ Readers return plain data (VectorData); writers take anything shaped like Vector
 
 Formats:
 
-- "word2vec-bin": header b"V D\\n", then per word: word bytes, b" ", D little-endian float32,
-  b"\\n" (word2vec.c's layout; gensim's variant without the newline is read too).
-- "word2vec-txt": header "V D\\n", then "word v1 ... vD \\n" with "%f" values (word2vec.c).
-- "glove-txt": "word v1 ... vD\\n" without header (Stanford GloVe), optional "V D" header.
+- "word2vec-bin": header ``b"V D\\n"``, then per word: word bytes, ``b" "``, D little-endian
+  float32, ``b"\\n"`` (word2vec.c's layout; gensim's variant without the newline is read too).
+- "word2vec-txt": header ``"V D\\n"``, then ``"word v1 ... vD \\n"`` with "%f" values (word2vec.c).
+- "glove-txt": ``"word v1 ... vD\\n"`` without header (Stanford GloVe), optional "V D" header.
 - "native": our own single-file format, mmap-able, with counts and metadata (see
   `save_native` for the layout). No pickle anywhere.
 
@@ -331,10 +331,10 @@ def _text_rows(vectors: VectorsLike, words: _Words, trailing_space: bool) -> Ite
 def save_word2vec(vectors: VectorsLike, path: str | os.PathLike, binary: bool = True) -> None:
     """Write `vectors` in word2vec.c's format, binary (default) or text, atomically.
 
-    Binary: b"V D\\n", then per word its UTF-8 bytes, b" ", D little-endian float32, b"\\n".
-    Text: "V D\\n", then "word v1 v2 ... vD \\n" with "%f" values (note the trailing space,
-    as word2vec.c writes). A name ending in .gz/.bz2/.xz is compressed. Raises ValueError for
-    words holding whitespace or NUL, which the format cannot represent.
+    Binary: ``b"V D\\n"``, then per word its UTF-8 bytes, ``b" "``, D little-endian float32,
+    ``b"\\n"``. Text: ``"V D\\n"``, then ``"word v1 v2 ... vD \\n"`` with "%f" values (note the
+    trailing space, as word2vec.c writes). A name ending in .gz/.bz2/.xz is compressed. Raises
+    ValueError for words holding whitespace or NUL, which the format cannot represent.
     """
     n, dim = len(vectors), vectors.dim
     # Encode every word before opening the file, so a bad word fails without any I/O.
@@ -351,7 +351,7 @@ def save_word2vec(vectors: VectorsLike, path: str | os.PathLike, binary: bool = 
 
 
 def save_glove_text(vectors: VectorsLike, path: str | os.PathLike, header: bool = False) -> None:
-    """Write Stanford GloVe's text format atomically: "word v1 ... vD\\n" per word, values
+    """Write Stanford GloVe's text format atomically: ``"word v1 ... vD\\n"`` per word, values
     "%f", space separated, with an optional "V D" first line (`header=True`, which gensim's
     word2vec text reader needs). A name ending in .gz/.bz2/.xz is compressed."""
     words = _Words(vectors.words, plain=True)
@@ -374,7 +374,7 @@ def save_native(
 
     Layout (all integers little-endian):
 
-    - bytes 0-7: magic b"\\x89WVE\\r\\n\\x1a\\n"; 8-11: uint32 format version (1);
+    - bytes 0-7: magic ``b"\\x89WVE\\r\\n\\x1a\\n"``; 8-11: uint32 format version (1);
       12-15: uint32 length H of the JSON header; 16..16+H: JSON header (UTF-8).
     - zero padding, then sections at the absolute, 64-byte aligned offsets the header gives:
       "vectors" (count x dim float32, row-major), "word_offsets" (count+1 uint64 offsets into

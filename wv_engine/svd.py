@@ -15,6 +15,8 @@ from scipy.sparse.linalg import svds
 
 
 def check_ppmi_settings(cds: float, shift: float) -> None:
+    """Refuses a context smoothing that is not > 0 or a shift below 1
+    (ValueError naming it)."""
     if not cds > 0:
         raise ValueError(f"cds must be > 0, got {cds}")
     if not shift >= 1:
