@@ -52,11 +52,23 @@ def test_unsupported_arguments_raise(kwargs, error):
         Word2Vec(**kwargs)
 
 
-def test_arguments_without_effect_warn():
-    with pytest.warns(UserWarning, match="batch_words"):
+def test_arguments_without_effect_are_logged_as_gensim_logs(caplog, capfd):
+    """Through the logger, as gensim says such things: nothing on stderr
+    unless the application configures logging."""
+    with caplog.at_level(logging.WARNING):
         Word2Vec(batch_words=100)
-    with pytest.warns(UserWarning, match="hierarchical softmax only"):
         Word2Vec(hs=1, negative=5)
+    assert "batch_words" in caplog.text and "hierarchical softmax only" in caplog.text
+    caplog.clear()
+    logging.getLogger("wv_engine").propagate = False  # as with no logging configured: no handler at all
+    try:
+        Word2Vec(hs=1, negative=5)
+        m = Word2Vec(CORPUS, **SMALL)
+        m.train(CORPUS, total_examples=m.corpus_count, epochs=1)
+        m.train(CORPUS, total_examples=m.corpus_count, epochs=1, start_alpha=0.05)  # alpha above the last
+    finally:
+        logging.getLogger("wv_engine").propagate = True
+    assert capfd.readouterr().err == ""
     m = Word2Vec(CORPUS, **SMALL)
     with pytest.raises(NotImplementedError):
         m.train(CORPUS, total_examples=m.corpus_count, epochs=1, word_count=5)
@@ -276,3 +288,64 @@ def test_engine_save_keeps_extra_and_evaluate_lists_questions(tmp_path):
     s = evaluate_analogies(e.vectors, tmp_path / "q.txt", questions=True)["sections"][0]
     assert len(s["correct_questions"]) + len(s["incorrect_questions"]) == 1
     assert s["oov_questions"] == [("graph", "trees", "nope", "system")]
+
+
+def test_a_textual_rename_of_gensim_imports_works():
+    """Every gensim.models path this layer offers, under wv_engine.gensim.
+    (the same module objects as wv_engine.gensim's own)."""
+    import importlib
+
+    import wv_engine.gensim as layer
+
+    script = ("from wv_engine.gensim.models import Word2Vec, KeyedVectors\n"
+              "from wv_engine.gensim.models.word2vec import LineSentence, Text8Corpus, PathLineSentences\n"
+              "from wv_engine.gensim.models.keyedvectors import KeyedVectors as KV\n"
+              "from wv_engine.gensim.models.callbacks import CallbackAny2Vec\n")
+    names: dict = {}
+    exec(script, names)
+    assert names["Word2Vec"] is Word2Vec and names["KV"] is KeyedVectors and names["LineSentence"] is LineSentence
+    assert names["CallbackAny2Vec"] is CallbackAny2Vec
+    assert importlib.import_module("wv_engine.gensim.models.word2vec") is layer.word2vec
+    assert layer.models.keyedvectors is layer.keyedvectors
+
+
+def test_training_a_batch_of_unknown_words_trains_nothing_as_gensim_does(caplog):
+    """gensim's quick start: train([["hello", "world"]]) on a model that
+    knows neither word returns (0, 2) and leaves the vectors as they were."""
+    m = Word2Vec(CORPUS, **SMALL)
+    before = m.wv.vectors.copy()
+    seen = []
+
+    class Epochs(CallbackAny2Vec):
+        def on_epoch_end(self, model):
+            seen.append("end")
+
+    with caplog.at_level(logging.WARNING):
+        assert m.train([["hello", "world"]], total_examples=1, epochs=2, callbacks=[Epochs()]) == (0, 4)
+    assert "nothing trained" in caplog.text and seen == ["end", "end"]
+    np.testing.assert_array_equal(m.wv.vectors, before)
+
+
+def test_gensim3_names_say_what_replaced_them():
+    m = Word2Vec(CORPUS, **SMALL)
+    for owner, name, replacement in ((m.wv, "vocab", "key_to_index"), (m.wv, "index2word", "index_to_key"),
+                                     (m.wv, "syn0", "vectors"), (m, "most_similar", "model.wv.most_similar"),
+                                     (m, "iter", "epochs"), (m, "size", "vector_size")):
+        with pytest.raises(AttributeError, match="removed in gensim 4") as info:
+            getattr(owner, name)
+        assert replacement in str(info.value)
+    with pytest.raises(AttributeError, match="no attribute 'nonesuch'"):
+        m.wv.nonesuch  # noqa: B018
+    assert getattr(m.wv, "vectors_lockf", None) is None  # getattr's default still works
+
+
+def test_corpus_count_counts_sentences_as_line_sentence_cuts_them(tmp_path):
+    """A line of n words is ceil(n / 10,000) sentences for gensim's
+    LineSentence and corpus_file (45,000 words: 5), an empty line none."""
+    path = tmp_path / "long.txt"
+    words = [f"w{i % 40}" for i in range(45000)]
+    path.write_text(" ".join(words) + "\n\n" + " ".join(words[:5]) + "\n")
+    settings = dict(vector_size=8, min_count=1, workers=1, epochs=1)
+    assert Word2Vec(corpus_file=str(path), **settings).corpus_count == 6
+    assert Word2Vec(LineSentence(str(path)), **settings).corpus_count == 6
+    assert Word2Vec([words, words[:5]], **settings).corpus_count == 2  # token lists: one sentence each

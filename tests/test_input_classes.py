@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import threading
 
 import numpy as np
@@ -24,9 +25,11 @@ SANITIZED = "asan" in os.environ.get("LD_PRELOAD", "")
 
 def _cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
     """wv-engine in a child process: a hang fails by the timeout instead of
-    stopping the suite, and its peak memory is its own."""
+    stopping the suite, and its peak memory is its own. It runs outside the
+    repository, so that `-m` imports the package the tests import, not an
+    unbuilt source tree in the working directory."""
     return subprocess.run([sys.executable, "-m", "wv_engine.cli", *args], capture_output=True, text=True,
-                          timeout=timeout, env=ENV)
+                          timeout=timeout, env=ENV, cwd=tempfile.gettempdir())
 
 
 @pytest.fixture

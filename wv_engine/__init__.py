@@ -3,6 +3,8 @@
 The public API: Vocabulary, Word2Vec, GloVe, Vectors, load_vectors, and the
 evaluation functions in wv_engine.evaluate."""
 
+import logging
+
 
 def _require_compiled_modules():
     """A source checkout that was never built in place has the .pyx files but
@@ -26,6 +28,10 @@ def _require_compiled_modules():
 
 
 _require_compiled_modules()
+
+# A library says what it has to say through logging and prints nothing unless the application
+# configures logging (Python's last-resort handler would otherwise print warnings to stderr).
+logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 from .corpus import Corpus, EncodedCorpus
 from .errors import CorpusError, FormatError, InputFileError

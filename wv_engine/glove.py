@@ -15,7 +15,7 @@ from typing import Callable, Iterable
 import numpy as np
 import scipy.sparse as sp
 
-from . import _glove, cooccur, formats, glove_state
+from . import _glove, cooccur, formats, glove_state, pickling
 from .corpus import Corpus, CorpusSource, EncodedCorpus
 from .epochs import Checkpoints, run_epochs
 from .memory import available_memory, check_fits, gib
@@ -434,6 +434,11 @@ class GloVe:
         if self.vocab is None or self.params is None:
             raise RuntimeError("nothing to save: the model has no parameters yet")
         glove_state.save_checkpoint(self, path)
+
+    def __reduce__(self):
+        """pickle and copy.deepcopy through the checkpoint file (pickling.py)."""
+        return pickling.reduce(self, self.save_checkpoint, type(self).load_checkpoint,
+                               self.config() if self.params is None else None)
 
     @classmethod
     def saved_config(cls, path: str | os.PathLike) -> dict:

@@ -11,7 +11,7 @@ from typing import Any, Callable, Iterable
 
 import numpy as np
 
-from . import _word2vec, scaleout, word2vec_settings, word2vec_state
+from . import _word2vec, pickling, scaleout, word2vec_settings, word2vec_state
 from .corpus import Corpus, CorpusSource, EncodedCorpus
 from .epochs import Checkpoints, EpochStats, TrainingStats, run_epochs
 from .memory import check_fits
@@ -317,15 +317,13 @@ class Word2Vec:
 
     @property
     def schedule_state(self) -> dict | None:
-        """A copy of where the learning-rate schedule of the last train()
-        call (or the one a loaded model was saved in) stands: its epochs,
-        epochs_done, corpus_words, alpha, min_alpha, ...; None before any."""
+        """A copy of where the schedule of the last train() call (or the one a
+        loaded model was saved in) stands (epochs, epochs_done, ...); None before any."""
         return None if self._schedule is None else dict(self._schedule)
 
     @property
     def unfinished_epochs(self) -> int:
-        """Epochs left of a train() call this model was saved in the middle
-        of (0 when there is none): train() without `epochs` runs them."""
+        """Epochs left of the train() call this model was saved in (train() without `epochs` runs them)."""
         s = self._schedule
         return 0 if s is None else s["epochs"] - s["epochs_done"]
 
@@ -356,8 +354,7 @@ class Word2Vec:
         return scaleout.train_word2vec(self, client, corpus, epochs, sync_words, progress, callbacks, lr_scale)
 
     def fit(self, corpus: CorpusSource, *, client=None, **train_kwargs) -> "Word2Vec":
-        """build_vocab(corpus) then train(corpus); returns self. With a
-        dask.distributed client, both run on its workers."""
+        """build_vocab(corpus) then train(corpus); returns self (with a dask client, on its workers)."""
         self.build_vocab(corpus, client=client)
         self.train(corpus, client=client, **train_kwargs)
         return self
@@ -424,6 +421,10 @@ class Word2Vec:
         settings such as threads). Raises FormatError for a file that is not a
         saved Word2Vec or is damaged."""
         return word2vec_state.load_model(cls, path, **overrides)
+
+    def __reduce__(self):
+        """pickle and copy.deepcopy through the native file (pickling.py)."""
+        return pickling.reduce(self, self.save, type(self).load, self.config() if self.vocab is None else None)
 
     # ---- results --------------------------------------------------------
     def _vectors_changed(self) -> None:

@@ -10,13 +10,23 @@ gensim's word2vec files, KeyedVectors.load_npy its .npy sidecars). Where a
 gensim argument has no equivalent it raises NotImplementedError or warns.
 docs/GENSIM.md lists the differences.
 
-`keyedvectors` and `word2vec` mirror gensim.models' modules of those names."""
+`keyedvectors`, `word2vec` and `callbacks` mirror gensim.models' modules of
+those names, and `wv_engine.gensim.models` mirrors gensim.models' paths."""
 
-from . import keyedvectors, word2vec
+from . import callbacks, keyedvectors, word2vec
 from .keyedvectors import REAL, KeyedVectors, pseudorandom_weak_vector
 from .word2vec import (RULE_DEFAULT, RULE_DISCARD, RULE_KEEP, CallbackAny2Vec, LineSentence, PathLineSentences,
                        Text8Corpus, Word2Vec)
 
 __all__ = ["Word2Vec", "KeyedVectors", "LineSentence", "Text8Corpus", "PathLineSentences", "CallbackAny2Vec",
-           "REAL", "pseudorandom_weak_vector", "RULE_DEFAULT", "RULE_DISCARD", "RULE_KEEP", "keyedvectors",
-           "word2vec"]
+           "REAL", "pseudorandom_weak_vector", "RULE_DEFAULT", "RULE_DISCARD", "RULE_KEEP", "callbacks",
+           "keyedvectors", "models", "word2vec"]
+
+
+def __getattr__(name: str):
+    # wv_engine.gensim.models, imported on first use (it only gives these modules their gensim paths)
+    if name == "models":
+        import importlib
+
+        return importlib.import_module(f"{__name__}.models")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

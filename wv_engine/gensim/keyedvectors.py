@@ -68,8 +68,29 @@ def _check_unsupported(**given: Any) -> None:
             raise NotImplementedError(f"wv_engine.gensim: {name}={value!r} is not supported")
 
 
+# gensim 3 names that gensim 4 removed, and what replaces each (AttributeError says so)
+_GENSIM3 = {
+    "vocab": "key_to_index (key -> row), index_to_key (row -> key) and get_vecattr(key, 'count') / "
+             "set_vecattr(key, 'count', n) for the counts",
+    "index2word": "index_to_key", "index2entity": "index_to_key", "syn0": "vectors",
+    "syn0norm": "get_normed_vectors()", "vectors_norm": "get_normed_vectors()", "wv": "the KeyedVectors itself",
+}
+
+
+def gensim3_hint(owner: str, name: str, renamed: dict[str, str]) -> AttributeError:
+    """The AttributeError for a gensim 3 attribute gensim 4 removed: what to use instead."""
+    return AttributeError(f"{owner}.{name} was removed in gensim 4.0.0 (and wv_engine.gensim follows gensim 4): "
+                          f"use {renamed[name]} instead; gensim's wiki page 'Migrating from Gensim 3.x to 4' "
+                          "lists every change")
+
+
 class KeyedVectors:
     """gensim.models.KeyedVectors: vectors by key, with gensim's methods."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name in _GENSIM3:  # only reached when normal lookup fails
+            raise gensim3_hint("KeyedVectors", name, _GENSIM3)
+        raise AttributeError(f"'KeyedVectors' object has no attribute {name!r}")
 
     def __init__(self, vector_size: int, count: int = 0, dtype: Any = REAL, mapfile_path: str | None = None):
         _check_unsupported(mapfile_path=mapfile_path)

@@ -13,19 +13,18 @@ import itertools
 import logging
 import math
 import os
-import warnings
 from types import GeneratorType
 from typing import Any, Callable, Iterable
 
 import numpy as np
 
-from .. import formats
+from .. import formats, pickling
 from .. import word2vec as _core
 from ..corpus import check_corpus, is_path
 from ..errors import CorpusError, FormatError
 from ..settings import INT64_MAX
 from ..vocab import Vocabulary
-from .keyedvectors import KeyedVectors, _check_unsupported, _refuse_pickle
+from .keyedvectors import KeyedVectors, _check_unsupported, _refuse_pickle, gensim3_hint
 
 __all__ = ["Word2Vec", "LineSentence", "Text8Corpus", "PathLineSentences", "CallbackAny2Vec",
            "MAX_WORDS_IN_BATCH", "RULE_DEFAULT", "RULE_DISCARD", "RULE_KEEP"]
@@ -175,9 +174,23 @@ def _forward(name: str) -> property:
                     doc=f"The engine's {name}.")
 
 
+# gensim 3 model attributes that gensim 4 moved, and where (AttributeError says so)
+_GENSIM3 = {**{name: f"model.wv.{name}" for name in (
+    "most_similar", "most_similar_cosmul", "similarity", "n_similarity", "doesnt_match", "similar_by_word",
+    "similar_by_vector", "wmdistance", "distance", "distances", "evaluate_word_pairs", "init_sims")},
+    "accuracy": "model.wv.evaluate_word_analogies", "iter": "epochs", "size": "vector_size",
+    "vocabulary": "model.wv.key_to_index and model.wv.get_vecattr", "trainables": "model.wv.vectors and syn1neg",
+    "index2word": "model.wv.index_to_key", "syn0": "model.wv.vectors"}
+
+
 class Word2Vec:
     """gensim.models.Word2Vec with gensim 4's arguments and defaults, trained by
     wv_engine.Word2Vec (`engine` is that model)."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name in _GENSIM3:  # only reached when normal lookup fails
+            raise gensim3_hint("Word2Vec", name, _GENSIM3)
+        raise AttributeError(f"'Word2Vec' object has no attribute {name!r}")
 
     def __init__(self, sentences: Iterable | None = None, corpus_file: str | None = None, vector_size: int = 100,
                  alpha: float = 0.025, window: int = 5, min_count: int = 5, max_vocab_size: int | None = None,
@@ -196,14 +209,13 @@ class Word2Vec:
             raise NotImplementedError("wv_engine.gensim: sorted_vocab=0 is not supported (the vocabulary is "
                                       "always sorted by descending count)")
         if batch_words != MAX_WORDS_IN_BATCH:
-            warnings.warn("wv_engine.gensim: batch_words has no equivalent (the engine's threads take "
-                          "sentences, not batches) and does not change training", stacklevel=2)
+            logger.warning("wv_engine.gensim: batch_words has no equivalent (the engine's threads take "
+                           "sentences, not batches) and does not change training")
         if not hs and not negative:
             raise ValueError("The model can't be trained: choose hs=1 or negative > 0")
         if hs and negative:
-            logger.warning("Both hierarchical softmax and negative sampling are activated.")
-            warnings.warn("wv_engine.gensim: hs=1 with negative > 0 trains hierarchical softmax only "
-                          "(gensim trains both output layers); set negative=0 to silence this", stacklevel=2)
+            logger.warning("Both hierarchical softmax and negative sampling are activated. wv_engine.gensim "
+                           "trains hierarchical softmax only (gensim trains both output layers)")
         self.hs, self.negative = int(bool(hs)), 0 if hs else int(negative)
         self.sg, self.cbow_mean = int(bool(sg)), int(bool(cbow_mean))
         self.min_count = int(min_count)
@@ -368,8 +380,7 @@ class Word2Vec:
         engine counts the corpus itself). Returns (effective words, raw words) as gensim does."""
         _check_unsupported(word_count=word_count, **kwargs)
         if queue_factor != 2 or report_delay != 1.0:
-            warnings.warn("wv_engine.gensim: queue_factor and report_delay have no equivalent and are "
-                          "ignored", stacklevel=2)
+            logger.warning("wv_engine.gensim: queue_factor and report_delay have no equivalent and are ignored")
         if epochs is None:
             raise ValueError("You must specify an explicit epochs count. The usual value is epochs=model.epochs.")
         if total_examples is None and total_words is None:
@@ -387,6 +398,17 @@ class Word2Vec:
             raise NotImplementedError("wv_engine.gensim: wv.vectors_lockf (freezing vectors) is not supported")
         source = self._source(corpus_iterable, corpus_file)
         model, callbacks = self._model, tuple(callbacks)
+        encoded = model.encode(source, progress=False)  # once: train takes these ids
+        if encoded.words == 0:  # gensim runs the epochs over nothing, and says so
+            logger.warning("none of the %i words given is in the vocabulary: nothing trained", encoded.tokens)
+            for cb in callbacks:
+                cb.on_train_begin(self)
+                for _ in range(int(epochs)):
+                    cb.on_epoch_begin(self)
+                    cb.on_epoch_end(self)
+                cb.on_train_end(self)
+            self.train_count += 1
+            return 0, int(encoded.tokens) * int(epochs)
         begin = model.alpha if start_alpha is None else float(start_alpha)
         if self._lowest_alpha is not None and self._lowest_alpha < begin:
             logger.warning("Effective 'alpha' higher than previous training cycles")
@@ -402,8 +424,8 @@ class Word2Vec:
         for cb in callbacks:
             if any(getattr(type(cb), n, None) not in (None, getattr(CallbackAny2Vec, n))
                    for n in ("on_batch_begin", "on_batch_end")):
-                warnings.warn("wv_engine.gensim: on_batch_begin/on_batch_end are never called (the engine's "
-                              "threads have no batches); use the epoch callbacks", stacklevel=2)
+                logger.warning("wv_engine.gensim: on_batch_begin/on_batch_end are never called (the engine's "
+                               "threads have no batches); use the epoch callbacks")
             cb.on_train_begin(self)
             cb.on_epoch_begin(self)
         done = [0]
@@ -418,7 +440,7 @@ class Word2Vec:
                     cb.on_epoch_begin(self)
 
         try:
-            stats = model.train(source, epochs=int(epochs), callbacks=[on_epoch], progress=False)
+            stats = model.train(encoded, epochs=int(epochs), callbacks=[on_epoch], progress=False)
         finally:
             model.alpha, model.min_alpha = saved
         self.wv.fill_norms(force=True)
@@ -479,8 +501,8 @@ class Word2Vec:
         if unknown:
             raise TypeError(f"save() got unexpected arguments {sorted(unknown)}")
         if kwargs:
-            warnings.warn(f"wv_engine.gensim: save options {sorted(kwargs)} shape gensim's pickles; the native "
-                          "format is one file and does not use them", stacklevel=2)
+            logger.warning("wv_engine.gensim: save options %s shape gensim's pickles; the native format is "
+                           "one file and does not use them", sorted(kwargs))
         extra = {"gensim": {"hs": self.hs, "negative": self.negative, "min_count": self.min_count,
                             "effective_min_count": self.effective_min_count, "compute_loss": self.compute_loss,
                             "comment": self.comment, "corpus_count": self.corpus_count,
@@ -488,13 +510,24 @@ class Word2Vec:
                             "running_training_loss": self.running_training_loss, "train_count": self.train_count}}
         self._model.save(fname_or_handle, extra=extra)
 
+    def __reduce__(self):
+        """pickle, copy.deepcopy and multiprocessing through save()'s file
+        (wv_engine.pickling); a model with no vocabulary yet by its settings."""
+        settings = None
+        if self._model.vocab is None:
+            settings = {name: getattr(self, name) for name in (
+                "vector_size", "alpha", "window", "min_count", "max_vocab_size", "sample", "seed", "workers",
+                "min_alpha", "sg", "hs", "negative", "ns_exponent", "cbow_mean", "epochs", "compute_loss",
+                "comment", "max_final_vocab", "shrink_windows")}
+        return pickling.reduce(self, self.save, type(self).load, settings)
+
     def load(cls, fname: str | os.PathLike, mmap: str | None = None, **kwargs: Any) -> "Word2Vec":
         """A model saved by Word2Vec.save (gensim's pickles are refused: they can run code).
         The model is read into memory (training writes to it): mmap is not used."""
         _check_unsupported(**kwargs)
         if mmap is not None:
-            warnings.warn("wv_engine.gensim: Word2Vec.load reads the model into memory; mmap is not used "
-                          "(KeyedVectors.load(path, mmap='r') maps vectors)", stacklevel=2)
+            logger.warning("wv_engine.gensim: Word2Vec.load reads the model into memory; mmap is not used "
+                           "(KeyedVectors.load(path, mmap='r') maps vectors)")
         _refuse_pickle(fname)
         engine = _core.Word2Vec.load(fname)
         self = cls.__new__(cls)
@@ -565,15 +598,19 @@ def _subset(raw: Vocabulary, keep: np.ndarray, total_tokens: int) -> Vocabulary:
 
 
 def _count_sentences(source: Any) -> int:
+    """gensim's corpus_count: for a file, the sentences LineSentence gives
+    (each line of n > 0 words is ceil(n / MAX_WORDS_IN_BATCH) of them, an
+    empty line none); for an iterable, its items."""
     if isinstance(source, (str, os.PathLike)):
         from ..files import open_binary
 
-        n, last = 0, b"\n"
+        n, tail = 0, b""
         with open_binary(source) as f:
-            for chunk in iter(lambda: f.read(1 << 20), b""):
-                n += chunk.count(b"\n")
-                last = chunk[-1:]
-        return n + (last != b"\n")
+            for chunk in iter(lambda: f.read(1 << 22), b""):
+                lines = (tail + chunk).split(b"\n")
+                tail = lines.pop()  # the line that goes on in the next chunk
+                n += sum(-(-len(line.split()) // MAX_WORDS_IN_BATCH) for line in lines)
+        return n + -(-len(tail.split()) // MAX_WORDS_IN_BATCH)
     try:
         return len(source)
     except TypeError:
