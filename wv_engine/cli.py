@@ -143,6 +143,15 @@ def run_svd(args) -> int:
     return 0
 
 
+def run_convert(args) -> int:
+    """`wv-engine convert`: gensim's saved model or vectors into ours."""
+    from .gensim.convert import convert
+
+    _check_outputs(args, "output")
+    _say(args, f"wrote {convert(args.input, args.output, FORMATS[args.format] if args.format else None)}")
+    return 0
+
+
 def run_demo(args) -> int:
     """`wv-engine demo`: train on the shipped corpus and show the result."""
     from . import demo
@@ -433,7 +442,7 @@ def _memory_message(args, exc: MemoryError) -> str:
 
 
 COMMANDS = {"word2vec": run_word2vec, "glove": run_glove, "svd": run_svd, "eval": run_eval,
-            "similar": run_similar, "analogy": run_analogy, "demo": run_demo}
+            "similar": run_similar, "analogy": run_analogy, "convert": run_convert, "demo": run_demo}
 
 
 if __name__ == "__main__":

@@ -230,6 +230,20 @@ def _add_svd(sub) -> None:
     p.add_argument("--eig", type=_number(float, 0, None), default=0.5, help="eigenvalue weighting p")
 
 
+def _add_convert(sub) -> None:
+    p = sub.add_parser("convert", help="read a model or vectors gensim saved, write ours",
+                       description="Reads a Word2Vec or KeyedVectors that gensim's save() wrote (without running "
+                                   "its code: only what such a model holds is admitted) and writes a Word2Vec as "
+                                   "our whole training state (wv_engine.Word2Vec.load reads it and trains it on), "
+                                   "or vectors in --format.")
+    p.add_argument("input", metavar="INPUT", help="the file gensim's save() wrote (its .npy files beside it)")
+    p.add_argument("-o", "--output", required=True, metavar="OUTPUT", help="where to write")
+    p.add_argument("--format", choices=list(FORMATS), default=None,
+                   help="write only the vectors, in this format (default: a Word2Vec's whole state, native; "
+                        "a KeyedVectors' vectors, native)")
+    p.add_argument("--quiet", action="store_true", help="no messages")
+
+
 def _add_demo(sub) -> None:
     p = sub.add_parser("demo", help="train on the shipped demo corpus and show what the vectors know",
                        description="Trains skip-gram on Emma + Moby-Dick (shipped, public domain), prints "
@@ -250,6 +264,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_glove(sub)
     _add_svd(sub)
     _add_queries(sub)
+    _add_convert(sub)
     _add_demo(sub)
     return parser
 

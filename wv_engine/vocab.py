@@ -69,6 +69,7 @@ class Vocabulary:
         # is then the number held at the end, a lower bound of the corpus's.
         self.pruned = False
         self._joined: bytes | None = None  # the words as counted, joined by newlines (from a count)
+        self.tree: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # a Huffman tree given (huffman())
 
     @classmethod
     def build(cls, corpus: CorpusSource, min_count: int = 5, max_vocab_size: int | None = None,
@@ -226,8 +227,10 @@ class Vocabulary:
         return _word2vec.build_alias(self.noise_distribution(exponent))
 
     def huffman(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(code_length, codes, points) as word2vec.c's CreateBinaryTree."""
-        return _word2vec.build_huffman(self.counts)
+        """(code_length, codes, points) as word2vec.c's CreateBinaryTree, or
+        the tree this vocabulary was given (`tree`: a model read from gensim,
+        whose heap can break ties among counts into another shape)."""
+        return self.tree if self.tree is not None else _word2vec.build_huffman(self.counts)
 
     def merged(self, other: "Vocabulary", min_count: int) -> tuple["Vocabulary", list[int]]:
         """This vocabulary with `other`'s counts added: known words' counts

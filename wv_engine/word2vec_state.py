@@ -97,17 +97,43 @@ def plan_schedule(saved: dict | None, epochs: int | None, encoded: Any, settings
             "min_alpha": settings.min_alpha, "linear_decay": settings.schedule != "word2vec", **EPOCH_START}
 
 
+_TREE = ("hs_code_length", "hs_codes", "hs_points")  # the sections of a Huffman tree given (vocab.tree)
+
+
+def checked_tree(path: str | os.PathLike, tree: tuple, words: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A Huffman tree read from a file, as the C core takes it: each word's
+    code length in 1..MAX_CODE_LENGTH, codes of 0 and 1, points naming inner
+    nodes 0..words-2 (FormatError otherwise)."""
+    from . import _word2vec
+
+    most = _word2vec.MAX_CODE_LENGTH
+    try:
+        lengths = np.ascontiguousarray(tree[0], dtype=np.uint8)
+        codes = np.ascontiguousarray(tree[1], dtype=np.uint8).reshape(words, most)
+        points = np.ascontiguousarray(tree[2], dtype=np.int32).reshape(words, most)
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise FormatError(path, f"damaged Huffman tree: {exc}") from None
+    used = np.arange(most)[None, :] < lengths[:, None]
+    if (lengths.shape != (words,) or (words > 1 and lengths.min() < 1) or lengths.max(initial=0) > most
+            or np.any(codes[used] > 1) or np.any(points[used] < 0) or np.any(points[used] > max(words - 2, 0))):
+        raise FormatError(path, "damaged Huffman tree: code lengths, codes or inner nodes out of range")
+    return lengths, codes, points
+
+
 def save_model(model: Any, path: str | os.PathLike, extra: dict | None = None) -> None:
     """Writes `model` (a Word2Vec with a vocabulary) to `path` atomically."""
     state = {"format": MODEL_FORMAT, "version": MODEL_VERSION, "config": model.config(),
              "epochs_trained": model.epochs_trained, "history": [e.__dict__ for e in model.history],
              "schedule": model.schedule_state, "total_tokens": model.vocab.total_tokens,
-             "distinct_words": model.vocab.distinct_words}
+             "distinct_words": model.vocab.distinct_words, "hs_tree": model.vocab.tree is not None}
     metadata = {**model.metadata(), "word2vec_state": state}
     if extra is not None:
         metadata["extra"] = extra
+    sections = {"output_vectors": model.output_vectors}
+    if model.vocab.tree is not None:  # a tree given (read from gensim): kept, since the output rows follow it
+        sections.update(zip(_TREE, model.vocab.tree))
     formats.save_native(model.vectors, path, metadata=metadata,  # the one Vectors view: no second index
-                        sections={"output_vectors": model.output_vectors})
+                        sections=sections)
 
 
 def saved_config(path: str | os.PathLike) -> dict:
@@ -134,11 +160,13 @@ def load_model(cls: Any, path: str | os.PathLike, **overrides) -> Any:
     _checked_config(path, state["config"])
     _check_state_numbers(path, state)
     output = formats.read_native_section(path, "output_vectors")
+    tree = tuple(formats.read_native_section(path, name) for name in _TREE) if state.get("hs_tree") else None
     try:
         # saved before schedule and init_range existed: word2vec.c's, the only ones then
         config = {"schedule": "word2vec", "init_range": 0.5, **state["config"], **overrides}
         vocab = Vocabulary(words, counts, total_tokens=state["total_tokens"],
                            distinct_words=state["distinct_words"])
+        vocab.tree = None if tree is None else checked_tree(path, tree, len(words))
         # read into fresh arrays already: no second copy of a model-sized matrix
         model = cls.from_weights(config, vocab, _owned_float32(matrix), _owned_float32(output),
                                  state["epochs_trained"])

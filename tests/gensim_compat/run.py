@@ -9,7 +9,11 @@ only their import lines so that what they test comes from wv_engine.gensim
 gensim.utils -- stay gensim's, and the test data is read where gensim
 installed it), runs pytest on the copies and prints the counts.
 
+    pip install gensim testfixtures     # what gensim's tests import
     python tests/gensim_compat/run.py [-k EXPR] [-x]
+
+It tests the repository's wv_engine when it is built in place (pip install -e
+., or setup.py build_ext --inplace), else the installed one, and says which.
 
 Deselected: TestWord2VecScripts (it runs gensim's own command-line script, not
 code under test)."""
@@ -76,6 +80,21 @@ def prepare(tmp: str) -> list[str]:
     return out
 
 
+def _engine_path() -> str | None:
+    """The folder to put first on the tests' path: the repository when its
+    compiled modules are built in place, else None (the installed package).
+    Exits, saying what to install, when gensim's tests cannot run."""
+    import importlib.util
+
+    missing = [m for m in ("gensim", "testfixtures", "pytest") if importlib.util.find_spec(m) is None]
+    if missing:
+        raise SystemExit(f"gensim's tests need {', '.join(missing)}: pip install {' '.join(missing)}")
+    package = os.path.join(REPO, "wv_engine")
+    built = all(any(n.startswith(f"{m}.") and n.endswith((".so", ".pyd")) for n in os.listdir(package))
+                for m in ("_tokenize", "_word2vec", "_glove", "_formats"))
+    return REPO if built else None
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-k", help="pytest -k expression")
@@ -91,7 +110,15 @@ def main() -> int:
             cmd += ["-k", args.k]
         if args.x:
             cmd.append("-x")
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join([REPO, tmp, os.environ.get("PYTHONPATH", "")]))
+        first = _engine_path()
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([p for p in (first, tmp, os.environ.get("PYTHONPATH"))
+                                                           if p]))
+        probe = subprocess.run([sys.executable, "-c", "import wv_engine; print(wv_engine.__file__)"], cwd=tmp,
+                               env=env, capture_output=True, text=True)
+        if probe.returncode != 0:
+            raise SystemExit("wv_engine cannot be imported: build it in place (pip install -e .) or install it "
+                             "(pip install .):\n" + probe.stderr.strip().splitlines()[-1])
+        print(f"testing {os.path.dirname(probe.stdout.strip())}")
         subprocess.run(cmd, cwd=tmp, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         print_counts(report)
     return 0
@@ -100,12 +127,14 @@ def main() -> int:
 def print_counts(report: str) -> None:
     per_file: dict[str, dict[str, list[str]]] = {}
     for case in ET.parse(report).getroot().iter("testcase"):
-        module = case.get("classname", "").split(".")[0]
+        module = case.get("classname", "").split(".")[0] or case.get("name", "") + " (collecting)"
         outcome = "passed"
         for child in case:
             if child.tag in ("failure", "error"):
                 outcome = "failed"
                 why = (child.get("message") or "").splitlines()[0][:110] if child.get("message") else ""
+                if why == "collection failure":  # the error itself is the element's text
+                    why = ((child.text or "").strip().splitlines() or [why])[-1][:200]
                 name = f"{case.get('classname').split('.')[-1]}.{case.get('name')}: {why}"
                 break
             if child.tag == "skipped":

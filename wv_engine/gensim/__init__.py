@@ -4,11 +4,10 @@ KeyedVectors` to `from wv_engine.gensim import Word2Vec, KeyedVectors`.
 Word2Vec, KeyedVectors, LineSentence, Text8Corpus, PathLineSentences and
 CallbackAny2Vec take gensim 4's arguments (and defaults) and have its methods
 and attributes for what people use; training, vocabulary, files and queries
-are wv_engine's. Saved models and vectors use wv_engine's native format:
-gensim's pickles are not read (KeyedVectors.load_word2vec_format reads
-gensim's word2vec files, KeyedVectors.load_npy its .npy sidecars). Where a
-gensim argument has no equivalent it raises NotImplementedError or warns.
-docs/GENSIM.md lists the differences.
+are wv_engine's. Saved models and vectors use wv_engine's native format;
+models and vectors gensim saved load too, read without running their code
+(wv_engine.gensim.pickled). Where a gensim argument has no equivalent it
+raises NotImplementedError or is logged. docs/GENSIM.md lists the differences.
 
 `keyedvectors`, `word2vec` and `callbacks` mirror gensim.models' modules of
 those names, and `wv_engine.gensim.models` mirrors gensim.models' paths."""

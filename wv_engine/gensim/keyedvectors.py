@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from .. import formats
+from . import pickled
 from ..errors import FormatError
 from ..evaluate import evaluate_analogies, evaluate_word_pairs
 from ..files import atomic_write, check_input
@@ -29,12 +30,6 @@ logger = logging.getLogger(__name__)
 
 REAL = np.float32
 _KEY_TYPES = (str, int, np.integer)
-_PICKLE_HINT = (
-    "wv_engine.gensim does not read gensim's pickles (loading a pickle can run any code). "
-    "Convert it once with gensim: gensim.models.KeyedVectors.load(path).save_word2vec_format(out, "
-    "binary=True), then KeyedVectors.load_word2vec_format(out, binary=True); or load a .vectors.npy "
-    "sidecar with KeyedVectors.load_npy(npy_path, keys)")
-
 
 def _ensure_list(value: Any) -> list:
     """A single key or 1-D vector as a list of one; a 2-D array as a list of rows (gensim's rule)."""
@@ -508,10 +503,15 @@ class KeyedVectors:
     @classmethod
     def load(cls, fname: str | os.PathLike, mmap: str | None = None) -> "KeyedVectors":
         """Reads a file written by save() (wv_engine's native format; mmap='r' maps the matrix
-        read-only). gensim's pickles are refused (see load_npy for their .npy sidecars)."""
+        read-only), or one gensim's KeyedVectors.save or Word2Vec.save wrote (its vectors), read
+        without running its code (wv_engine.gensim.pickled)."""
         if mmap not in (None, "r"):
             raise NotImplementedError("wv_engine.gensim: only mmap=None or 'r' is supported")
-        _refuse_pickle(fname)
+        if pickled.looks_pickled(fname):
+            record = pickled.read(fname)
+            kv = record.__dict__.get("wv") or record  # a Word2Vec's vectors, or a KeyedVectors
+            words, counts, matrix = pickled.vectors_of(os.fspath(fname), kv)
+            return cls.from_vectors(Vectors(words, matrix, counts=counts))
         return cls.from_vectors(Vectors.load(fname, format="native", mmap=mmap == "r"))
 
     @classmethod
@@ -596,13 +596,6 @@ class KeyedVectors:
 
 class _TruncatedFile(FormatError, EOFError):
     """A word2vec file shorter than its header says (gensim raises EOFError; this is both)."""
-
-
-def _refuse_pickle(fname: str | os.PathLike) -> None:
-    with open(check_input(fname, "vectors file"), "rb") as f:
-        head = f.read(2)
-    if head[:1] == b"\x80":  # a pickle's PROTO opcode
-        raise FormatError(fname, _PICKLE_HINT)
 
 
 def load_word2vec_format(*args: Any, **kwargs: Any) -> KeyedVectors:

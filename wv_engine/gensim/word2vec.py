@@ -24,7 +24,8 @@ from ..corpus import check_corpus, is_path
 from ..errors import CorpusError, FormatError
 from ..settings import INT64_MAX
 from ..vocab import Vocabulary
-from .keyedvectors import KeyedVectors, _check_unsupported, _refuse_pickle, gensim3_hint
+from . import pickled
+from .keyedvectors import KeyedVectors, _check_unsupported, gensim3_hint
 
 __all__ = ["Word2Vec", "LineSentence", "Text8Corpus", "PathLineSentences", "CallbackAny2Vec",
            "MAX_WORDS_IN_BATCH", "RULE_DEFAULT", "RULE_DISCARD", "RULE_KEEP"]
@@ -522,13 +523,15 @@ class Word2Vec:
         return pickling.reduce(self, self.save, type(self).load, settings)
 
     def load(cls, fname: str | os.PathLike, mmap: str | None = None, **kwargs: Any) -> "Word2Vec":
-        """A model saved by Word2Vec.save (gensim's pickles are refused: they can run code).
-        The model is read into memory (training writes to it): mmap is not used."""
+        """A model saved by Word2Vec.save, here or by gensim (gensim's file is read without
+        running its code: wv_engine.gensim.pickled); ready to train on. The model is read into
+        memory (training writes to it): mmap is not used."""
         _check_unsupported(**kwargs)
         if mmap is not None:
             logger.warning("wv_engine.gensim: Word2Vec.load reads the model into memory; mmap is not used "
                            "(KeyedVectors.load(path, mmap='r') maps vectors)")
-        _refuse_pickle(fname)
+        if pickled.looks_pickled(fname):
+            return pickled.gensim_word2vec(cls, os.fspath(fname))
         engine = _core.Word2Vec.load(fname)
         self = cls.__new__(cls)
         saved = getattr(engine, "saved_extra", None) or {}

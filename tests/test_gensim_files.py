@@ -1,0 +1,106 @@
+"""Models and vectors saved by gensim 4 (made here with gensim): read without
+running their code, the same vocabulary and weights, and training goes on."""
+
+import os
+import pickle
+
+import numpy as np
+import pytest
+
+from wv_engine import FormatError
+from wv_engine.cli import main
+from wv_engine.gensim import KeyedVectors, Word2Vec
+
+gensim_models = pytest.importorskip("gensim.models")
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    """Planted topics: words of a topic share their sentences."""
+    rng = np.random.default_rng(7)
+    topics = [[f"t{t}w{w}" for w in range(8)] for t in range(5)]
+    sentences = [[topics[t][i] for i in rng.integers(8, size=10)] for t in rng.integers(5, size=1500)]
+    path = tmp_path_factory.mktemp("corpus") / "topics.txt"
+    path.write_text("\n".join(" ".join(s) for s in sentences) + "\n")
+    return topics, sentences, str(path)
+
+
+def _topic_accuracy(wv, topics):
+    hits = [w2 in topic for topic in topics for w in topic for w2, _ in wv.most_similar(w, topn=3)]
+    return sum(hits) / len(hits)
+
+
+@pytest.mark.parametrize("settings", [dict(sg=1, negative=5), dict(sg=0, hs=1, negative=0)], ids=["sg-ns", "cbow-hs"])
+def test_a_gensim_model_loads_with_its_weights_and_trains_on(corpus, tmp_path, settings):
+    topics, sentences, _ = corpus
+    g = gensim_models.Word2Vec(sentences, vector_size=16, min_count=1, workers=1, epochs=3, seed=3, **settings)
+    g.save(str(tmp_path / "g.model"))
+    m = Word2Vec.load(str(tmp_path / "g.model"))
+    assert m.wv.index_to_key == g.wv.index_to_key and m.corpus_count == g.corpus_count
+    np.testing.assert_array_equal(m.wv.vectors, g.wv.vectors)
+    if settings.get("hs"):
+        np.testing.assert_array_equal(m.syn1, g.syn1[:len(g.wv) - 1])  # the tree kept or renumbered as ours
+    else:
+        np.testing.assert_array_equal(m.syn1neg, g.syn1neg)
+    assert (m.sg, m.hs, m.window, m.epochs) == (g.sg, g.hs, g.window, g.epochs)
+    before = m.wv.vectors.copy()
+    m.train(sentences, total_examples=len(sentences), epochs=2)
+    assert not np.array_equal(m.wv.vectors, before)
+    assert _topic_accuracy(m.wv, topics) >= 0.9  # training went on from what gensim learned
+    m.save(str(tmp_path / "ours.model"))  # and our own file keeps what it needs (an HS tree too)
+    again = Word2Vec.load(str(tmp_path / "ours.model"))
+    np.testing.assert_array_equal(again.wv.vectors, m.wv.vectors)
+    again.train(sentences, total_examples=len(sentences), epochs=1)
+
+
+def test_vectors_gensim_saved_load_from_either_file_and_arrays_stored_beside(corpus, tmp_path):
+    _, sentences, _ = corpus
+    g = gensim_models.Word2Vec(sentences, vector_size=8, min_count=1, workers=1, epochs=1)
+    g.save(str(tmp_path / "sep.model"), sep_limit=0)  # every array in a .npy file of its own
+    assert any(name.endswith(".npy") for name in os.listdir(tmp_path))
+    g.wv.save(str(tmp_path / "g.kv"))
+    for path in ("g.kv", "sep.model"):
+        kv = KeyedVectors.load(str(tmp_path / path))
+        assert kv.index_to_key == g.wv.index_to_key
+        np.testing.assert_array_equal(kv.vectors, g.wv.vectors)
+        assert kv.get_vecattr(kv.index_to_key[0], "count") == g.wv.get_vecattr(kv.index_to_key[0], "count")
+    np.testing.assert_array_equal(Word2Vec.load(str(tmp_path / "sep.model")).syn1neg, g.syn1neg)
+
+
+class _Planted:
+    """A pickle that would create a file when unpickled by pickle.load."""
+
+    def __init__(self, marker):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (open, (self.marker, "w"))
+
+
+def test_a_pickle_that_runs_code_is_refused_and_runs_nothing(tmp_path):
+    marker = tmp_path / "ran"
+    (tmp_path / "evil.model").write_bytes(pickle.dumps(_Planted(str(marker))))
+    for load in (Word2Vec.load, KeyedVectors.load):
+        with pytest.raises(FormatError, match="is not something a gensim model holds"):
+            load(str(tmp_path / "evil.model"))
+    assert not marker.exists()
+    (tmp_path / "cut.model").write_bytes(pickle.dumps({"a": 1})[:-3])
+    with pytest.raises(FormatError):
+        Word2Vec.load(str(tmp_path / "cut.model"))
+
+
+def test_convert_writes_a_model_to_resume_and_vectors(corpus, tmp_path):
+    _, sentences, path = corpus
+    g = gensim_models.Word2Vec(sentences, vector_size=8, min_count=1, workers=1, epochs=2, sg=1)
+    g.save(str(tmp_path / "g.model"))
+    assert main(["convert", str(tmp_path / "g.model"), "-o", str(tmp_path / "ours.wv"), "--quiet"]) == 0
+    from wv_engine import Word2Vec as Engine
+
+    ours = Engine.load(str(tmp_path / "ours.wv"), threads=1)
+    np.testing.assert_array_equal(ours.input_vectors, g.wv.vectors)
+    assert ours.train(path, epochs=1, progress=False).epochs == 1
+    assert main(["convert", str(tmp_path / "g.model"), "-o", str(tmp_path / "v.txt"), "--format", "txt",
+                 "--quiet"]) == 0
+    from wv_engine import load_vectors
+
+    np.testing.assert_allclose(load_vectors(str(tmp_path / "v.txt")).vectors, g.wv.vectors, atol=1e-6)
