@@ -84,9 +84,14 @@ def test_a_pickle_that_runs_code_is_refused_and_runs_nothing(tmp_path):
         with pytest.raises(FormatError, match="is not something a gensim model holds"):
             load(str(tmp_path / "evil.model"))
     assert not marker.exists()
-    (tmp_path / "cut.model").write_bytes(pickle.dumps({"a": 1})[:-3])
-    with pytest.raises(FormatError):
-        Word2Vec.load(str(tmp_path / "cut.model"))
+    damaged = {"cut": pickle.dumps({"a": 1})[:-3],
+               "frame past any size": b"\x80\x04\x95" + (2**63 - 1).to_bytes(8, "little"),  # OverflowError
+               "not a model": pickle.dumps([1, 2, 3])}
+    for name, data in damaged.items():
+        (tmp_path / "bad.model").write_bytes(data)
+        for load in (Word2Vec.load, KeyedVectors.load):
+            with pytest.raises(FormatError):
+                load(str(tmp_path / "bad.model"))
 
 
 def test_convert_writes_a_model_to_resume_and_vectors(corpus, tmp_path):

@@ -17,7 +17,8 @@ import time
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-HARNESSES = ["fuzz_tokenizer", "fuzz_loaders", "fuzz_records", "fuzz_vocab_file", "fuzz_corpus"]
+HARNESSES = ["fuzz_tokenizer", "fuzz_loaders", "fuzz_records", "fuzz_vocab_file", "fuzz_corpus",
+             "fuzz_gensim_files"]
 
 
 def write_seeds(out: str) -> None:
@@ -54,6 +55,19 @@ def write_seeds(out: str) -> None:
     for k in range(4):
         with open(os.path.join(seeds["fuzz_corpus"], f"text-{k}"), "wb") as f:
             f.write(bytes([k]) + text)
+    try:  # seeds for the gensim reader: models gensim saved, when gensim is installed
+        from gensim.models import Word2Vec as GensimWord2Vec
+    except ImportError:
+        return
+    sentences = [text.decode("latin-1").split()] * 20
+    for k, settings in enumerate([dict(sg=1), dict(hs=1, negative=0)]):
+        path = os.path.join(out, f"seed-{k}.model")
+        GensimWord2Vec(sentences, vector_size=4, min_count=1, workers=1, epochs=1, **settings).save(path)
+        with open(path, "rb") as f:
+            data = f.read()
+        for first in (0, 1):  # the first byte picks the loader; the harness puts the pickle's back
+            with open(os.path.join(seeds["fuzz_gensim_files"], f"model-{k}-{first}"), "wb") as f:
+                f.write(bytes([first]) + data[1:])
 
 
 def main() -> int:

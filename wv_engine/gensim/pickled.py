@@ -98,9 +98,8 @@ def read(path: str | os.PathLike) -> Record:
         data = f.read()
     try:
         obj = _Unpickler(io.BytesIO(data), encoding="latin1").load()
-    except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError, IndexError, KeyError,
-            ImportError, MemoryError, RecursionError) as exc:
-        raise FormatError(path, f"not a gensim model this reader admits: {exc}") from None
+    except Exception as exc:  # noqa: BLE001 - a damaged stream raises anything; only admitted callables ran
+        raise FormatError(path, f"not a gensim model this reader admits: {type(exc).__name__}: {exc}") from None
     if not isinstance(obj, Record):
         raise FormatError(path, f"not a gensim model (a {type(obj).__name__})")
     _load_beside(obj, path, compressed)
@@ -152,6 +151,15 @@ def vectors_of(path: str, kv: Any) -> tuple[list[str], np.ndarray | None, np.nda
     """(words in row order, counts or None, the float32 matrix) of a gensim
     KeyedVectors record: gensim 4's index_to_key and expandos, or gensim
     1-3's index2word and vocab entries."""
+    try:
+        return _vectors_of(path, kv)
+    except FormatError:
+        raise
+    except (TypeError, AttributeError, IndexError, KeyError, ValueError, OverflowError) as exc:
+        raise FormatError(path, f"damaged gensim vectors: {type(exc).__name__}: {exc}") from None
+
+
+def _vectors_of(path: str, kv: Any) -> tuple[list[str], np.ndarray | None, np.ndarray]:
     matrix = _attr(kv, "vectors", "syn0")
     words = _attr(kv, "index_to_key", "index2word", "index2entity")
     if not isinstance(matrix, np.ndarray) or matrix.ndim != 2 or not isinstance(words, list):
@@ -216,6 +224,15 @@ def hs_rows(path: str, gensim_tree: tuple[list, list] | None, syn1: np.ndarray, 
 def gensim_word2vec(cls: Any, path: str) -> Any:
     """A wv_engine.gensim.Word2Vec (`cls`) from a Word2Vec gensim saved: its
     settings, vocabulary, vectors and output weights, ready to train on."""
+    try:
+        return _gensim_word2vec(cls, path)
+    except FormatError:
+        raise
+    except (TypeError, AttributeError, IndexError, KeyError, ValueError, OverflowError) as exc:
+        raise FormatError(path, f"damaged gensim model: {type(exc).__name__}: {exc}") from None
+
+
+def _gensim_word2vec(cls: Any, path: str) -> Any:
     from .. import word2vec as core
     from ..vocab import Vocabulary
 
