@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import codecs
 import collections
+import contextlib
 import copyreg
 import io
 import os
 import pickle
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -138,6 +140,17 @@ def looks_pickled(path: str | os.PathLike) -> bool:
 # ---------------------------------------------------------------- gensim's records -> wv_engine's objects
 
 
+@contextlib.contextmanager
+def _damage_named(path: str, what: str) -> Iterator[None]:
+    """What a record of the wrong types raises while it is converted, as a FormatError."""
+    try:
+        yield
+    except FormatError:
+        raise
+    except (TypeError, AttributeError, IndexError, KeyError, ValueError, OverflowError) as exc:
+        raise FormatError(path, f"damaged gensim {what}: {type(exc).__name__}: {exc}") from None
+
+
 def _attr(record: Any, *names: str, default: Any = None) -> Any:
     """The first of `names` the record has (gensim renamed attributes between versions)."""
     state = getattr(record, "__dict__", {})
@@ -151,12 +164,8 @@ def vectors_of(path: str, kv: Any) -> tuple[list[str], np.ndarray | None, np.nda
     """(words in row order, counts or None, the float32 matrix) of a gensim
     KeyedVectors record: gensim 4's index_to_key and expandos, or gensim
     1-3's index2word and vocab entries."""
-    try:
+    with _damage_named(path, "vectors"):
         return _vectors_of(path, kv)
-    except FormatError:
-        raise
-    except (TypeError, AttributeError, IndexError, KeyError, ValueError, OverflowError) as exc:
-        raise FormatError(path, f"damaged gensim vectors: {type(exc).__name__}: {exc}") from None
 
 
 def _vectors_of(path: str, kv: Any) -> tuple[list[str], np.ndarray | None, np.ndarray]:
@@ -224,12 +233,8 @@ def hs_rows(path: str, gensim_tree: tuple[list, list] | None, syn1: np.ndarray, 
 def gensim_word2vec(cls: Any, path: str) -> Any:
     """A wv_engine.gensim.Word2Vec (`cls`) from a Word2Vec gensim saved: its
     settings, vocabulary, vectors and output weights, ready to train on."""
-    try:
+    with _damage_named(path, "model"):
         return _gensim_word2vec(cls, path)
-    except FormatError:
-        raise
-    except (TypeError, AttributeError, IndexError, KeyError, ValueError, OverflowError) as exc:
-        raise FormatError(path, f"damaged gensim model: {type(exc).__name__}: {exc}") from None
 
 
 def _gensim_word2vec(cls: Any, path: str) -> Any:
