@@ -67,11 +67,12 @@ class Corpus:
     def __init__(self, source: CorpusSource) -> None:
         if isinstance(source, Corpus):
             raise TypeError("Corpus.of(corpus) takes a Corpus as it is")
-        check_corpus(source)
         self.source = source
         self.path: str | None = os.fspath(source) if is_path(source) else None  # type: ignore[arg-type]
+        if self.path is None:
+            check_corpus(source)
+        self.compressed = self.path is not None and is_compressed(self.path)  # also checks it is readable
         self.size = os.path.getsize(self.path) if self.path is not None else None
-        self.compressed = self.path is not None and is_compressed(self.path)
         self.splittable = (self.path is not None and not self.compressed
                            and self.size >= PARALLEL_MIN_BYTES)  # type: ignore[operator]
 
@@ -108,7 +109,7 @@ class Corpus:
         return _iterable_chunks(self.source, chunk_bytes)  # type: ignore[arg-type]
 
     def __str__(self) -> str:
-        return self.path if self.path is not None else f"<{type(self.source).__name__} of token lists>"
+        return describe(self.source)
 
 
 def _file_chunks(path: str | os.PathLike, chunk_bytes: int,
@@ -166,7 +167,7 @@ def iter_chunks(source: "CorpusSource | Corpus", chunk_bytes: int = CHUNK_BYTES,
 def describe(source: "CorpusSource | Corpus") -> str:
     """A short name of the corpus for messages."""
     if isinstance(source, Corpus):
-        return str(source)
+        source = source.source
     return os.fspath(source) if is_path(source) else f"<{type(source).__name__} of token lists>"
 
 

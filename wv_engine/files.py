@@ -57,7 +57,12 @@ def check_input(path: str | os.PathLike, what: str = "input file") -> str:
 
 def compression(path: str | os.PathLike) -> str | None:
     """"gz", "bz2" or "xz" by the file's first bytes, else None (plain)."""
-    with open(check_input(path), "rb") as f:
+    return _compression(check_input(path))
+
+
+def _compression(path: str) -> str | None:
+    """compression() of a path check_input has passed."""
+    with open(path, "rb") as f:
         head = f.read(6)
     return next((kind for kind, magic in _MAGIC if head.startswith(magic)), None)
 
@@ -67,7 +72,7 @@ def open_input(path: str | os.PathLike, what: str = "input file") -> IO[bytes]:
     xz. Raises FileNotFoundError, IsADirectoryError or InputFileError naming
     the path (check_input)."""
     path = check_input(path, what)
-    kind = compression(path)
+    kind = _compression(path)
     return _OPENERS[kind](path, "rb") if kind else open(path, "rb")  # type: ignore[return-value]
 
 
@@ -80,10 +85,11 @@ def read_position(stream: IO[bytes]) -> int:
         return 0
 
 
-def open_binary(path: str | os.PathLike) -> IO[bytes]:
-    """open_input for a corpus: a missing path or a directory is a CorpusError."""
+@contextlib.contextmanager
+def _as_corpus_error(path: str | os.PathLike) -> Iterator[None]:
+    """A corpus path that is missing, a directory, a pipe or a device, as a CorpusError."""
     try:
-        return open_input(path, "corpus")
+        yield
     except InputFileError as exc:
         raise CorpusError(str(exc)) from None
     except IsADirectoryError:
@@ -92,11 +98,17 @@ def open_binary(path: str | os.PathLike) -> IO[bytes]:
         raise CorpusError(f"corpus file not found: {os.fspath(path)}") from None
 
 
+def open_binary(path: str | os.PathLike) -> IO[bytes]:
+    """open_input for a corpus: a missing path or a directory is a CorpusError."""
+    with _as_corpus_error(path):
+        return open_input(path, "corpus")
+
+
 def is_compressed(path: str | os.PathLike) -> bool:
     """True for a gzip, bzip2 or xz corpus (by magic bytes): such a file can
     only be read from its start. CorpusError for a missing path or a directory."""
-    open_binary(path).close()
-    return compression(path) is not None
+    with _as_corpus_error(path):
+        return _compression(check_input(path, "corpus")) is not None
 
 
 def fingerprint(path: str | os.PathLike, span: int = 1 << 20) -> dict[str, Any]:

@@ -155,6 +155,17 @@ def checked_fields(path: str | os.PathLike, where: str, doc: dict[str, Any],
     return doc
 
 
+def checked_entries(path: str | os.PathLike, where: str, entries: Any, ints: dict[str, tuple[int, int]],
+                    floats: dict[str, tuple[float, float]] | None = None) -> None:
+    """checked_fields on each entry of a list read from `path` (a saved
+    history), each named "{where}[i]"; FormatError for an entry that is not
+    a JSON object. Anything but a list is left to its reader."""
+    for i, entry in enumerate(entries if isinstance(entries, list) else []):
+        if not isinstance(entry, dict):
+            raise FormatError(path, f"{where}[{i}] is not a JSON object")
+        checked_fields(path, f"{where}[{i}]", entry, ints, floats)
+
+
 def _refuse_constant(name: str) -> None:
     raise ValueError(f"{name} is not a JSON number")
 

@@ -75,11 +75,7 @@ def _checked_meta(path: str | os.PathLike, z: Any, settings: set[str]) -> dict:
         raise ValueError(f"unknown settings {', '.join(map(repr, unknown))}")
     formats.checked_fields(path, "config", config, _CONFIG_INTS, _CONFIG_FLOATS, ("memory_limit", "max_vocab_size"))
     formats.checked_fields(path, "checkpoint", meta, {"epochs_trained": (0, C_INT_MAX)})
-    history = meta["history"]
-    for i, epoch in enumerate(history if isinstance(history, list) else []):
-        if not isinstance(epoch, dict):
-            raise ValueError(f"history[{i}] is not a JSON object")
-        formats.checked_fields(path, f"history[{i}]", epoch, _HISTORY_INTS, _HISTORY_FLOATS)
+    formats.checked_entries(path, "history", meta["history"], _HISTORY_INTS, _HISTORY_FLOATS)
     return meta
 
 

@@ -37,13 +37,13 @@ class TrainingText:
         return source is self or self.corpus.is_for(source)
 
     def count(self, min_count: int, max_vocab_size: int | None = None, max_final_vocab: int | None = None, *,
-              client=None, progress: bool | None = None) -> Vocabulary:
-        """The vocabulary of the text (Vocabulary.build's limits; with a
-        dask client the workers count the file(s))."""
-        room = self._one_pass_room(max_vocab_size) if client is None else None
+              progress: bool | None = None) -> Vocabulary:
+        """The vocabulary of the text, counted here (Vocabulary.build's
+        limits; a cluster's workers read the corpus as given instead)."""
+        room = self._one_pass_room(max_vocab_size)
         if room is None:
-            return Vocabulary.build(self.corpus if client is None else self.source, min_count, max_vocab_size,
-                                    max_final_vocab, client=client, threads=self.threads, progress=progress)
+            return Vocabulary.build(self.corpus, min_count, max_vocab_size, max_final_vocab, threads=self.threads,
+                                    progress=progress)
         before = self.corpus.fingerprint()  # taken first: a change while counting shows
         counter, counted = count_with_ids(self.corpus, self.threads, room, progress)
         vocab = Vocabulary.from_counter(counter, self.corpus, min_count, None, max_final_vocab)

@@ -56,11 +56,7 @@ def _check_state_numbers(path: str | os.PathLike, state: dict) -> None:
     """The numbers of a saved model's state beyond its settings, checked
     (FormatError naming the field); absent ones are load's KeyError."""
     formats.checked_fields(path, "state", state, _STATE_INTS)
-    history = state.get("history")
-    for i, epoch in enumerate(history if isinstance(history, list) else []):
-        if not isinstance(epoch, dict):
-            raise FormatError(path, f"damaged Word2Vec state: history[{i}] is not a JSON object")
-        formats.checked_fields(path, f"history[{i}]", epoch, _HISTORY_INTS, _HISTORY_FLOATS)
+    formats.checked_entries(path, "history", state.get("history"), _HISTORY_INTS, _HISTORY_FLOATS)
     schedule = state.get("schedule")
     if schedule is not None:
         if not isinstance(schedule, dict):

@@ -18,10 +18,10 @@ def convert(path: str | os.PathLike, output: str | os.PathLike, format: str | No
     record = pickled.read(path)
     is_model = record.gensim_class.endswith(".Word2Vec")
     if is_model and format is None:
-        model = Word2Vec.load(path).engine
+        model = pickled.gensim_word2vec(Word2Vec, path, record).engine  # the file is read once
         model.save(output)
         return (f"the {model.arch}-{model.loss} model ({len(model.vocab):,} words, dim {model.dim}) to {output}: "
                 "wv_engine.Word2Vec.load(path) reads it, and .train(corpus, epochs=N) trains it on")
-    words, counts, matrix = pickled.vectors_of(path, record.__dict__.get("wv") or record)
+    words, counts, matrix = pickled.read_vectors(path, record)
     Vectors(words, matrix, counts=counts).save(output, format=format or "native")
     return f"{len(words):,} vectors of dim {matrix.shape[1]} to {output}"

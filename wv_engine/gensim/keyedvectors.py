@@ -508,9 +508,7 @@ class KeyedVectors:
         if mmap not in (None, "r"):
             raise NotImplementedError("wv_engine.gensim: only mmap=None or 'r' is supported")
         if pickled.looks_pickled(fname):
-            record = pickled.read(fname)
-            kv = record.__dict__.get("wv") or record  # a Word2Vec's vectors, or a KeyedVectors
-            words, counts, matrix = pickled.vectors_of(os.fspath(fname), kv)
+            words, counts, matrix = pickled.read_vectors(fname)
             return cls.from_vectors(Vectors(words, matrix, counts=counts))
         return cls.from_vectors(Vectors.load(fname, format="native", mmap=mmap == "r"))
 

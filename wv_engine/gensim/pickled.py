@@ -129,6 +129,15 @@ def _load_beside(obj: Record, fname: str, compressed: bool) -> None:
         state[attr] = None
 
 
+def read_vectors(path: str | os.PathLike, record: Record | None = None) -> tuple[list[str], np.ndarray | None,
+                                                                                np.ndarray]:
+    """vectors_of the KeyedVectors gensim saved at `path`, or of a saved
+    Word2Vec's (its `wv`; before gensim 1, the model held them itself);
+    `record`: the file read already."""
+    record = read(path) if record is None else record
+    return vectors_of(os.fspath(path), _attr(record, "wv", default=record))
+
+
 def looks_pickled(path: str | os.PathLike) -> bool:
     """Whether a file starts as a pickle does (gensim's save; gzip'd too)."""
     from ..files import open_input
@@ -230,18 +239,18 @@ def hs_rows(path: str, gensim_tree: tuple[list, list] | None, syn1: np.ndarray, 
     return out
 
 
-def gensim_word2vec(cls: Any, path: str) -> Any:
+def gensim_word2vec(cls: Any, path: str, record: Record | None = None) -> Any:
     """A wv_engine.gensim.Word2Vec (`cls`) from a Word2Vec gensim saved: its
-    settings, vocabulary, vectors and output weights, ready to train on."""
+    settings, vocabulary, vectors and output weights, ready to train on;
+    `record`: the file read already."""
     with _damage_named(path, "model"):
-        return _gensim_word2vec(cls, path)
+        return _gensim_word2vec(cls, path, read(path) if record is None else record)
 
 
-def _gensim_word2vec(cls: Any, path: str) -> Any:
+def _gensim_word2vec(cls: Any, path: str, record: Record) -> Any:
     from .. import word2vec as core
     from ..vocab import Vocabulary
 
-    record = read(path)
     if not record.gensim_class.endswith(".Word2Vec"):
         raise FormatError(path, f"a gensim {record.gensim_class.rsplit('.', 1)[-1]}, not a Word2Vec "
                                 "(KeyedVectors.load reads saved vectors)")
