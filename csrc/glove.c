@@ -274,8 +274,7 @@ static size_t scratch_bytes(int dim) { return 2 * (size_t)dim * sizeof(float); }
 
 size_t wv_glove_worker_bytes(int dim, int n_threads, int streamed) {
     size_t n = (size_t)(n_threads > 0 ? n_threads : 1) + (streamed ? 1 : 0);
-    size_t scratch = (scratch_bytes(dim) + WV_CACHE_LINE - 1) / WV_CACHE_LINE * WV_CACHE_LINE;
-    return n * (scratch + sizeof(wv_glove_worker));
+    return n * (wv_lines_bytes(scratch_bytes(dim)) + sizeof(wv_glove_worker));
 }
 
 wv_status wv_glove_start_epoch(wv_glove_model *m, int n_threads) {

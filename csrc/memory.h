@@ -9,9 +9,14 @@
 
 #define WV_CACHE_LINE 64
 
+/* bytes rounded up to whole cache lines: what wv_alloc_lines takes for them. */
+static inline size_t wv_lines_bytes(size_t bytes) {
+    return (bytes + WV_CACHE_LINE - 1) / WV_CACHE_LINE * WV_CACHE_LINE;
+}
+
 /* free() releases it; NULL on failure. */
 static inline void *wv_alloc_lines(size_t bytes) {
-    size_t rounded = (bytes + WV_CACHE_LINE - 1) / WV_CACHE_LINE * WV_CACHE_LINE;
+    size_t rounded = wv_lines_bytes(bytes);
     return aligned_alloc(WV_CACHE_LINE, rounded ? rounded : WV_CACHE_LINE);
 }
 

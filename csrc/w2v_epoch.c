@@ -202,14 +202,13 @@ static worker_sizes sizes_of(const wv_w2v_model *m, const wv_w2v_loss *loss, int
     };
 }
 
-static size_t lines(size_t bytes) { return (bytes + WV_CACHE_LINE - 1) / WV_CACHE_LINE * WV_CACHE_LINE; }
-
 size_t wv_w2v_worker_bytes(const wv_w2v_model *m, int n_threads) {
     if (n_threads < 1) n_threads = 1;
     worker_sizes z = sizes_of(m, wv_w2v_loss_for(&m->cfg), n_threads, 1);
     size_t hot = (size_t)(z.hot.hi > z.hot.lo ? z.hot.hi - z.hot.lo : 0) * z.vector;
-    size_t one = lines(z.sentence) + lines(z.ids) + 2 * lines(z.vector) + 2 * lines(z.negatives)
-                 + lines(z.scratch) + 2 * lines(hot) + sizeof(wv_w2v_worker);
+    size_t one = wv_lines_bytes(z.sentence) + wv_lines_bytes(z.ids) + 2 * wv_lines_bytes(z.vector)
+                 + 2 * wv_lines_bytes(z.negatives) + wv_lines_bytes(z.scratch) + 2 * wv_lines_bytes(hot)
+                 + sizeof(wv_w2v_worker);
     return (size_t)n_threads * one;
 }
 
