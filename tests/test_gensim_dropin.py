@@ -171,7 +171,7 @@ def test_build_vocab_update_adds_words_and_trains():
         np.testing.assert_array_equal(m.wv[w], v)
     q = m.wv["quantum"].copy()
     assert np.all(np.abs(q) < 1.0 / 16)  # initialised as build_vocab does (gensim's range)
-    assert m.syn1.shape == (12, 16)
+    assert m.syn1.shape == (13, 16)  # one row per word, the last unused, as gensim
     m.train(more, total_examples=len(more), epochs=m.epochs)
     assert not np.array_equal(m.wv["quantum"], q)
     with pytest.raises(RuntimeError):

@@ -15,7 +15,7 @@ def make_core(loss, V=6, dim=5, seed=0, counts=None):
     rng = np.random.default_rng(seed)
     scale = 0.4 * np.sqrt(5 / dim)  # dot products of the same size at any dim
     inp = (rng.standard_normal((V, dim)) * scale).astype(np.float32)
-    rows = V - 1 if loss == "hs" else V
+    rows = V
     out = (rng.standard_normal((rows, dim)) * scale).astype(np.float32)
     counts = np.array(counts if counts is not None else sorted(rng.integers(1, 50, V))[::-1])
     vocab = Vocabulary([f"w{i}" for i in range(V)], counts)

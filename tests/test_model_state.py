@@ -150,3 +150,21 @@ def test_checkpoints_in_the_middle_of_an_epoch_resume_where_they_paused(tmp_path
     last = resumed.history[-1]
     assert stats.epochs == 1 and (last.words, last.examples) == (straight.words, straight.examples)
     assert np.isfinite(resumed.input_vectors).all()
+
+
+def test_a_hierarchical_softmax_model_saved_with_one_row_per_inner_node_loads(tmp_path, topics_corpus, monkeypatch):
+    """HS output matrices have one row per word (the last unused, as word2vec.c
+    and gensim allocate); files saved when they had V - 1 rows still load."""
+    _, corpus = topics_corpus
+    path = tmp_path / "m.wv"
+    model = Word2Vec(dim=8, epochs=1, threads=1, min_count=1, loss="hs").fit(corpus)
+    V = len(model.vocab)
+    assert model.output_vectors.shape == (V, 8) and not model.output_vectors[-1].any()
+    inner = model.output_vectors[:-1].copy()
+    monkeypatch.setattr(model, "output_vectors", inner)
+    model.save(path)
+    monkeypatch.undo()
+    back = Word2Vec.load(path)
+    assert back.output_vectors.shape == (V, 8) and not back.output_vectors[-1].any()
+    np.testing.assert_array_equal(back.output_vectors[:-1], inner)
+    back.train(corpus, epochs=1)

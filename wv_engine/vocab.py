@@ -258,7 +258,7 @@ class Vocabulary:
         est = {
             "vocabulary": V * (80 + 8 + 4) + sum(map(len, self.words)),
             "input_vectors": V * dim * 4,
-            "output_vectors": (V - 1 if loss == "hs" else V) * dim * 4,
+            "output_vectors": V * dim * 4,
         }
         if loss == "ns":
             est["noise_sampler"] = V * 8

@@ -126,9 +126,9 @@ class Word2Vec:
         if isinstance(text, TrainingText):
             text.adopt(vocab)  # the count's tables are freed before the weights take their place
         V = len(vocab)
-        out_rows = max(V - 1, 1) if self.loss == "hs" else V
         self.input_vectors = self._initial_rows(V)
-        self.output_vectors = np.zeros((out_rows, self.dim), dtype=np.float32)
+        # V rows for every loss (hierarchical softmax uses V - 1, as word2vec.c and gensim allocate)
+        self.output_vectors = np.zeros((V, self.dim), dtype=np.float32)
         self.epochs_trained = 0
         self.history = []
         self._new_weights(text)
@@ -185,7 +185,7 @@ class Word2Vec:
         added = self._initial_rows(V - V_old, first_row=V_old, stream=1)  # not build_vocab's stream
         inp = np.concatenate([self.input_vectors, added])[order]
         if self.loss == "hs":  # rows are inner tree nodes, not words
-            out = np.zeros((max(V - 1, 1), self.dim), dtype=np.float32)
+            out = np.zeros((V, self.dim), dtype=np.float32)
             keep = min(len(out), len(self.output_vectors))
             out[:keep] = self.output_vectors[:keep]
         else:

@@ -47,8 +47,7 @@ def check_vocabulary(settings: Any, words: int) -> None:
 def check_weights(settings: Any, words: int, input_vectors: Any, output_vectors: Any) -> None:
     """Refuses weights a model of these settings over `words` words cannot
     train in place: writeable C-contiguous float32 of its shapes."""
-    out_rows = max(words - 1, 1) if settings.loss == "hs" else words
-    for name, a, rows in (("input_vectors", input_vectors, words), ("output_vectors", output_vectors, out_rows)):
+    for name, a, rows in (("input_vectors", input_vectors, words), ("output_vectors", output_vectors, words)):
         if not (isinstance(a, np.ndarray) and a.dtype == np.float32 and a.flags.c_contiguous
                 and a.flags.writeable and a.shape == (rows, settings.dim)):
             raise ValueError(f"{name} must be a writeable C-contiguous float32 array of shape "

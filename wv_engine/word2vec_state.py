@@ -164,6 +164,8 @@ def load_model(cls: Any, path: str | os.PathLike, **overrides) -> Any:
                            distinct_words=state["distinct_words"])
         vocab.tree = None if tree is None else checked_tree(path, tree, len(words))
         # read into fresh arrays already: no second copy of a model-sized matrix
+        if config.get("loss") == "hs" and len(output) == len(words) - 1:  # saved before HS had V rows
+            output = np.concatenate([output, np.zeros((1, output.shape[1]), np.float32)])
         model = cls.from_weights(config, vocab, _owned_float32(matrix), _owned_float32(output),
                                  state["epochs_trained"])
         model.history = [EpochStats(**e) for e in state["history"]]

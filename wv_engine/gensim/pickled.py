@@ -232,8 +232,10 @@ def hs_rows(path: str, gensim_tree: tuple[list, list] | None, syn1: np.ndarray, 
         for w in range(V):
             tree[1][w, :len(g_codes[w])], tree[2][w, :len(g_points[w])] = g_codes[w], g_points[w]
         vocab.tree = checked_tree(path, tree, V)
-        return np.ascontiguousarray(syn1[:max(V - 1, 1)], dtype=np.float32)
-    out = np.zeros((max(V - 1, 1), syn1.shape[1]), dtype=np.float32)
+        out = np.zeros((V, syn1.shape[1]), dtype=np.float32)
+        out[:min(V, len(syn1))] = syn1[:V]
+        return out
+    out = np.zeros((V, syn1.shape[1]), dtype=np.float32)
     for g, o in mapping.items():
         out[o] = syn1[g]
     return out

@@ -279,7 +279,7 @@ class Word2Vec:
 
     @property
     def syn1(self) -> np.ndarray:
-        """Hierarchical softmax's inner-node weights: len(wv) - 1 rows (gensim allocates len(wv))."""
+        """Hierarchical softmax's inner-node weights: len(wv) rows, the last unused (as gensim's)."""
         if self._model.loss != "hs" or self._model.output_vectors is None:
             raise AttributeError("syn1: the model has no hierarchical-softmax weights (hs=0, or no vocabulary)")
         return self._model.output_vectors
