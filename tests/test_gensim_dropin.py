@@ -8,6 +8,7 @@ import logging
 import numpy as np
 import pytest
 
+from wv_engine import NotAModelError
 from wv_engine import Word2Vec as EngineWord2Vec
 from wv_engine.gensim import CallbackAny2Vec, KeyedVectors, LineSentence, Text8Corpus, Word2Vec
 
@@ -199,6 +200,12 @@ def test_save_load_round_trip(tmp_path):
     back.train([["brand", "new"]] * 3, total_examples=3, epochs=1)
     with pytest.raises(AttributeError):
         m.load(str(tmp_path / "m"))  # gensim's rule: load on the class only
+    m.wv.save(str(tmp_path / "kv"))
+    with pytest.raises(AttributeError, match="not a saved Word2Vec model") as caught:  # gensim's error here
+        Word2Vec.load(str(tmp_path / "kv"))
+    assert isinstance(caught.value, NotAModelError) and caught.value.path == str(tmp_path / "kv")
+    with pytest.raises(NotAModelError):
+        EngineWord2Vec.load(str(tmp_path / "kv"))
 
 
 def test_callbacks_run_in_gensims_order_and_loss_accumulates():
@@ -349,3 +356,97 @@ def test_corpus_count_counts_sentences_as_line_sentence_cuts_them(tmp_path):
     assert Word2Vec(corpus_file=str(path), **settings).corpus_count == 6
     assert Word2Vec(LineSentence(str(path)), **settings).corpus_count == 6
     assert Word2Vec([words, words[:5]], **settings).corpus_count == 2  # token lists: one sentence each
+
+
+def test_hierarchical_softmax_codes_and_points_are_an_optimal_prefix_code():
+    """get_vecattr(word, "code"/"point"): each word's Huffman code is a
+    prefix-free binary code of minimal total length sum(count x length)
+    (the cost a textbook Huffman merge gives) and its points are inner
+    nodes, the root first, shared by all words."""
+    import heapq
+    counts = {f"w{i}": c for i, c in enumerate([50, 30, 20, 9, 7, 5, 3, 2, 2, 1])}
+    m = Word2Vec(vector_size=4, min_count=1, hs=1, negative=0)
+    m.build_vocab_from_freq(counts)
+    codes = {w: m.wv.get_vecattr(w, "code") for w in counts}
+    points = {w: m.wv.get_vecattr(w, "point") for w in counts}
+    assert all(c.dtype == np.uint8 and p.dtype == np.int32 and len(c) == len(p) for c, p in
+               zip(codes.values(), points.values()))
+    bits = ["".join(map(str, c.tolist())) for c in codes.values()]
+    assert not any(a != b and b.startswith(a) for a in bits for b in bits)
+    heap, cost = sorted(counts.values()), 0
+    while len(heap) > 1:
+        a, b = heapq.heappop(heap), heapq.heappop(heap)
+        cost += a + b
+        heapq.heappush(heap, a + b)
+    assert sum(counts[w] * len(codes[w]) for w in counts) == cost
+    assert len({p[0] for p in points.values()}) == 1
+    assert {int(x) for p in points.values() for x in p} <= set(range(len(counts) - 1))
+    with pytest.raises(KeyError):
+        Word2Vec(["a b".split()], vector_size=4, min_count=1, hs=0, negative=2).wv.get_vecattr("a", "code")
+
+
+@pytest.mark.parametrize("sg", [1, 0])
+def test_score_is_the_log_probability_along_the_huffman_paths(sg):
+    """score(): each sentence's log-probability, checked against a direct
+    loop over code and point (gensim's attributes); the path probabilities
+    of all words sum to 1 for any hidden vector (a proper distribution)."""
+    corpus = [["a", "b", "c", "a", "d"], ["b", "c", "e", "a"]] * 20
+    m = Word2Vec(corpus, vector_size=6, min_count=1, hs=1, negative=0, sg=sg, window=2, epochs=2, seed=3)
+
+    def log_p(word, h):
+        code, point = m.wv.get_vecattr(word, "code"), m.wv.get_vecattr(word, "point")
+        f = m.syn1[point].astype(np.float64) @ h
+        return float(np.sum(np.log(1 / (1 + np.exp(np.where(code == 1, f, -f))))))
+
+    h = np.random.default_rng(0).standard_normal(6)
+    assert sum(np.exp(log_p(w, h)) for w in m.wv.index_to_key) == pytest.approx(1.0, rel=1e-6)
+    sentence = ["a", "zzz", "b", "c", "e"]  # an unknown word is left out
+    words = [w for w in sentence if w in m.wv]
+    expected = 0.0
+    for i, w in enumerate(words):
+        ctx = [words[j] for j in range(max(0, i - 2), min(len(words), i + 3)) if j != i]
+        vecs = [m.wv[c].astype(np.float64) for c in ctx]
+        expected += sum(log_p(w, v) for v in vecs) if sg else log_p(w, np.mean(vecs, axis=0))
+    scores = m.score([sentence, ["a", "b"]], total_sentences=2)
+    assert scores.dtype == np.float32 and scores.shape == (2,)
+    assert scores[0] == pytest.approx(expected, rel=1e-5)
+    assert len(m.score([sentence] * 5, total_sentences=3)) == 3
+    with pytest.raises(RuntimeError, match="hierarchical softmax"):
+        Word2Vec(corpus, vector_size=6, min_count=1, hs=0, negative=2).score([sentence])
+
+
+def test_cython_line_sentence_reads_bytes_tokens_in_pieces(tmp_path):
+    from wv_engine.gensim.models import word2vec_corpusfile
+    path = tmp_path / "c.txt"
+    path.write_bytes(b"a b  c\n\nd\te f g h\n\xc3\xa9t\xc3\xa9\n")
+    lines = list(word2vec_corpusfile.CythonLineSentence(path))
+    assert lines == [[b"a", b"b", b"c"], [], [b"d", b"e", b"f", b"g", b"h"], ["été".encode()]]
+    assert list(word2vec_corpusfile.CythonLineSentence(str(path), offset=8, max_sentence_length=2)) == \
+        [[b"d", b"e"], [b"f", b"g"], [b"h"], ["été".encode()]]
+    with pytest.raises(ValueError, match="max_sentence_length"):
+        word2vec_corpusfile.CythonLineSentence(path, max_sentence_length=0)
+
+
+def test_scan_vocab_and_prepare_vocab_report_as_gensim():
+    """gensim's two vocabulary steps; the report's numbers by hand: counts
+    a 6, b 4, c 3, d 2, e 1 (16 tokens)."""
+    corpus = [["a"] * 6 + ["b"] * 4, ["c"] * 3 + ["d"] * 2 + ["e"]]
+    m = Word2Vec(vector_size=4, min_count=2, sample=0, max_final_vocab=2)
+    assert m.scan_vocab(corpus) == (16, 2)
+    assert m.raw_vocab == {"a": 6, "b": 4, "c": 3, "d": 2, "e": 1}
+    assert m.prepare_vocab(dry_run=True)["num_retained_words"] == 2 and len(m.wv) == 0
+    report = m.prepare_vocab()  # max_final_vocab 2: the third count (3) + 1 is the effective min_count
+    assert report == {"drop_unique": 3, "retain_total": 10, "downsample_unique": 0, "downsample_total": 10,
+                      "num_retained_words": 2}
+    assert m.effective_min_count == 4 and m.wv.index_to_key == ["a", "b"]
+    m = Word2Vec(vector_size=4, min_count=1, sample=0.1)
+    m.scan_vocab(corpus)
+    m.raw_vocab["e"] = 0  # gensim lets the raw counts be edited between the steps
+    report = m.prepare_vocab()
+    threshold = 0.1 * 15  # word2vec.c's keep probability: (sqrt(c / t) + 1) t / c, capped at 1
+    keep = [min(1.0, (np.sqrt(c / threshold) + 1) * threshold / c) for c in (6, 4, 3, 2)]
+    assert report["num_retained_words"] == 4 and report["retain_total"] == 15
+    assert report["downsample_unique"] == sum(p < 1 for p in keep)
+    assert report["downsample_total"] == int(sum(p * c for p, c in zip(keep, (6, 4, 3, 2))))
+    m.prepare_weights()
+    m.train(corpus, total_examples=2, epochs=1)

@@ -34,7 +34,7 @@ _require_compiled_modules()
 logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 from .corpus import Corpus, EncodedCorpus
-from .errors import CorpusError, FormatError, InputFileError
+from .errors import CorpusError, FormatError, InputFileError, NotAModelError
 from .io import load_vectors
 from .vectors import UnknownWordError, Vectors
 from .vocab import Vocabulary
@@ -53,5 +53,5 @@ def __getattr__(name: str):
 
 __all__ = [
     "Corpus", "CorpusError", "EncodedCorpus", "EpochStats", "FormatError", "GloVe", "InputFileError",
-    "TrainingStats", "UnknownWordError", "Vectors", "Vocabulary", "Word2Vec", "load_vectors", "__version__",
+    "NotAModelError", "TrainingStats", "UnknownWordError", "Vectors", "Vocabulary", "Word2Vec", "load_vectors", "__version__",
 ]

@@ -32,3 +32,8 @@ class FormatError(ValueError):
         self.path = os.fspath(path)
         self.problem = problem
         super().__init__(f"{self.path}: {problem}")
+
+
+class NotAModelError(FormatError):
+    """A file that is not a saved model (a vectors file, say) was given
+    where one is needed: load its vectors with load_vectors instead."""

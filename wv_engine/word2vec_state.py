@@ -14,7 +14,7 @@ import numpy as np
 
 from . import formats
 from .epochs import EpochStats
-from .errors import FormatError
+from .errors import FormatError, NotAModelError
 from .settings import C_INT_MAX, INT64_MAX
 from .vocab import Vocabulary
 
@@ -136,7 +136,7 @@ def saved_config(path: str | os.PathLike) -> dict:
     """The settings of a saved model, reading only the file's header."""
     state = formats.read_native_metadata(path).get("word2vec_state")
     if not isinstance(state, dict) or not isinstance(state.get("config"), dict):
-        raise FormatError(path, _NOT_A_MODEL)
+        raise NotAModelError(path, _NOT_A_MODEL)
     return dict(_checked_config(path, state["config"]))
 
 
@@ -145,7 +145,7 @@ def load_model(cls: Any, path: str | os.PathLike, **overrides) -> Any:
     words, matrix, counts, metadata = formats.read_vectors(path, format="native")
     state = (metadata or {}).get("word2vec_state")
     if not isinstance(state, dict) or state.get("format") != MODEL_FORMAT:
-        raise FormatError(path, _NOT_A_MODEL)
+        raise NotAModelError(path, _NOT_A_MODEL)
     if state.get("version") != MODEL_VERSION:
         raise FormatError(path, f"Word2Vec state version {state.get('version')!r} is not supported "
                                 f"(this wv_engine reads version {MODEL_VERSION})")

@@ -12,7 +12,7 @@ import os
 import warnings
 from collections.abc import Iterable
 from numbers import Integral
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -108,13 +108,15 @@ class KeyedVectors:
         kv._attach(vectors)
         return kv
 
-    def _attach(self, vectors: Vectors) -> None:
+    def _attach(self, vectors: Vectors, huffman: Callable | None = None) -> None:
+        """Shows `vectors`; `huffman`: the model's tree (Vocabulary.huffman), for gensim's
+        "code" and "point" attributes of a hierarchical-softmax model."""
         self.vector_size = vectors.dim
         self.index_to_key = vectors.words
         self.key_to_index = vectors.key_to_index
         self.vectors = vectors.vectors
         self.next_index = len(vectors)
-        self.expandos = {} if vectors.counts is None else {"count": vectors.counts}
+        self.expandos = _Expandos({} if vectors.counts is None else {"count": vectors.counts}, huffman)
         self.norms = None
         self._core, self._core_of = vectors, self._state()
 
@@ -196,7 +198,8 @@ class KeyedVectors:
             self._core = None
 
     def get_vecattr(self, key: Any, attr: str) -> Any:
-        return self.expandos[attr][self.get_index(key)].item()
+        value = self.expandos[attr][self.get_index(key)]
+        return value.item() if isinstance(value, np.generic) else value
 
     def add_vector(self, key: Any, vector: np.ndarray) -> int:
         """Puts `vector` in the next preallocated slot, or appends it."""
@@ -609,3 +612,24 @@ def _load_word2vec_format(cls: type = KeyedVectors, fname: str | os.PathLike = "
 
 
 Word2VecKeyedVectors = KeyedVectors
+
+
+class _Expandos(dict):
+    """gensim's per-key attributes. A hierarchical-softmax model's "code"
+    and "point" (each word's Huffman code and inner nodes, as gensim keeps
+    them: arrays of uint8 and int32) are built on first use."""
+
+    def __init__(self, attrs: dict, huffman: Callable | None = None) -> None:
+        super().__init__(attrs)
+        self._huffman = huffman
+
+    def __missing__(self, attr: str) -> np.ndarray:
+        if attr not in ("code", "point") or self._huffman is None:
+            raise KeyError(attr)
+        lengths, codes, points = self._huffman()
+        table, dtype = (codes, np.uint8) if attr == "code" else (points, np.int32)
+        values = np.empty(len(lengths), dtype=object)
+        for i, n in enumerate(lengths.tolist()):
+            values[i] = table[i, :n].astype(dtype)
+        self[attr] = values
+        return values

@@ -285,7 +285,8 @@ def _gensim_word2vec(cls: Any, path: str, record: Record) -> Any:
     engine = core.Word2Vec.from_weights(model._model.config(), vocab, matrix, output,
                                         int(setting("train_count", default=0) or 0))
     model._model = engine
-    model.wv = type(model.wv).from_vectors(engine.vectors)
+    model.wv = type(model.wv)(engine.dim)
+    model._attach_wv()
     model.effective_min_count = engine.min_count
     model.corpus_count = setting("corpus_count")
     model.corpus_total_words = setting("corpus_total_words")

@@ -21,11 +21,12 @@ import numpy as np
 from .. import formats, pickling
 from .. import word2vec as _core
 from ..corpus import check_corpus, is_path
-from ..errors import CorpusError, FormatError
+from ..errors import CorpusError, FormatError, NotAModelError
 from ..settings import INT64_MAX
 from ..vocab import Vocabulary
-from . import pickled
+from . import pickled, scoring, vocab_steps
 from .keyedvectors import KeyedVectors, _check_unsupported, gensim3_hint
+from .vocab_steps import RULE_DEFAULT, RULE_DISCARD, RULE_KEEP
 
 __all__ = ["Word2Vec", "LineSentence", "Text8Corpus", "PathLineSentences", "CallbackAny2Vec",
            "MAX_WORDS_IN_BATCH", "RULE_DEFAULT", "RULE_DISCARD", "RULE_KEEP"]
@@ -36,7 +37,6 @@ MAX_WORDS_IN_BATCH = 10000
 # The integers of the gensim layer's saved state (Word2Vec.save's extra) and their ranges.
 _EXTRA_INTS = {name: (low, INT64_MAX) for name, low in (
     ("min_count", 0), ("effective_min_count", 1), ("corpus_count", 0), ("corpus_total_words", 0), ("train_count", 0))}
-RULE_DEFAULT, RULE_DISCARD, RULE_KEEP = 0, 1, 2  # gensim.utils' trim_rule answers
 
 
 # ---- corpus readers -------------------------------------------------------------------------
@@ -233,6 +233,8 @@ class Word2Vec:
         self._counted: Any = None  # the corpus whose sentences corpus_count counts, when not counted yet
         self.train_count = 0
         self._lowest_alpha: float | None = None  # the lowest learning rate reached so far
+        self._scanned: tuple[Vocabulary, Any] | None = None  # scan_vocab's counts and corpus
+        self._raw_vocab: dict | None = None  # raw_vocab, once asked for
         self._model = _core.Word2Vec(
             arch="skipgram" if sg else "cbow", loss="hs" if hs else "ns", dim=vector_size, window=window,
             negative=negative if not hs else 0, min_count=self.effective_min_count, sample=sample,
@@ -324,7 +326,15 @@ class Word2Vec:
                     trim_rule: Callable | None = None, **kwargs: Any) -> None:
         """Counts the corpus; update=True adds its words to a trained model (counts added, new
         words with rows initialised as for a new model)."""
-        _check_unsupported(keep_raw_vocab=keep_raw_vocab, **kwargs)
+        _check_unsupported(**kwargs)
+        self.scan_vocab(corpus_iterable, corpus_file, progress_per=progress_per, trim_rule=trim_rule)
+        self.prepare_vocab(update=update, keep_raw_vocab=keep_raw_vocab, trim_rule=trim_rule)
+
+    def scan_vocab(self, corpus_iterable: Iterable | None = None, corpus_file: str | None = None,
+                   progress_per: int = 10000, workers: int | None = None,
+                   trim_rule: Callable | None = None) -> tuple[int, int]:
+        """gensim's first vocabulary step: counts every word of the corpus (`raw_vocab`);
+        returns (words in the corpus, corpus_count). prepare_vocab then chooses the words."""
         source = self._source(corpus_iterable, corpus_file)
         if is_path(source):  # a file that cannot be read is an error; only an empty corpus is let pass
             check_corpus(source)
@@ -332,44 +342,83 @@ class Word2Vec:
             raw = Vocabulary.build(source, 1, self.max_vocab_size, threads=self._model.threads, progress=False)
         except CorpusError as exc:
             logger.warning("no vocabulary built: %s", exc)
-            return
-        self._set_vocab(raw, update, trim_rule if trim_rule is not None else self.trim_rule, source)
+            raw = None
+        self._scanned, self._raw_vocab = (raw, source), None
+        self.corpus_total_words = 0 if raw is None else raw.total_tokens
+        self._corpus_count, self._counted = None, source
+        return self.corpus_total_words, self.corpus_count
 
-    def build_vocab_from_freq(self, word_freq: dict, keep_raw_vocab: bool = False, corpus_count: int | None = None,
-                              trim_rule: Callable | None = None, update: bool = False) -> None:
-        """The vocabulary from a {word: count} dict."""
-        _check_unsupported(keep_raw_vocab=keep_raw_vocab)
-        items = sorted(word_freq.items(), key=lambda kv: -kv[1])
-        items = [(w, c) for w, c in items if c > 0]
-        raw = Vocabulary([w for w, _ in items], [c for _, c in items])
-        self._set_vocab(raw, update, trim_rule if trim_rule is not None else self.trim_rule, None)
-        self.corpus_count = corpus_count or 0
+    @property
+    def raw_vocab(self) -> dict:
+        """{word: count} of the corpus scan_vocab read (before min_count), until prepare_vocab."""
+        if self._raw_vocab is None:
+            raw = self._scanned[0] if self._scanned is not None else None
+            self._raw_vocab = {} if raw is None else dict(zip(raw.words, raw.counts.tolist()))
+        return self._raw_vocab
 
-    def _set_vocab(self, raw: Vocabulary, update: bool, trim_rule: Callable | None, source: Any) -> None:
-        keep = _keep_mask(raw, self.min_count, trim_rule)
+    @raw_vocab.setter
+    def raw_vocab(self, value: dict) -> None:
+        self._raw_vocab = dict(value)
+
+    def prepare_vocab(self, update: bool = False, keep_raw_vocab: bool = False, trim_rule: Callable | None = None,
+                      min_count: int | None = None, sample: float | None = None,
+                      dry_run: bool = False) -> dict[str, Any]:
+        """gensim's second vocabulary step: keeps the words of raw_vocab seen min_count times
+        (raised to honour max_final_vocab: effective_min_count) and makes the model's
+        vocabulary and weights from them; returns gensim's report of what was kept."""
+        if self._scanned is None:
+            raise RuntimeError("call scan_vocab (or build_vocab) first")
+        raw, source = self._scanned
+        if self._raw_vocab is not None:  # raw_vocab was looked at, and may have been changed
+            raw = vocab_steps.from_counts(self._raw_vocab)
+        if raw is None:  # an empty corpus, or the counts were let go
+            return vocab_steps.report(None, None, self.sample)
+        if min_count is not None:
+            self.min_count = int(min_count)
+        if sample is not None:
+            self.sample = sample
+        trim_rule = trim_rule if trim_rule is not None else self.trim_rule
+        if update:
+            keep = vocab_steps.keep_mask(raw, 1, trim_rule)  # the engine takes new words seen min_count times
+        else:
+            effective = vocab_steps.final_min_count(raw, self.min_count, self.max_final_vocab)
+            keep = vocab_steps.keep_mask(raw, effective, trim_rule)
+        report = vocab_steps.report(raw, keep, self.sample)
+        if dry_run:
+            return report
+        if not keep_raw_vocab:
+            self._scanned, self._raw_vocab = (None, source), None
         if update:
             if self._model.vocab is None:
                 raise RuntimeError("You cannot do an online vocabulary-update of a model which has no prior "
                                    "vocabulary. First build the vocabulary of your model with a corpus "
                                    "before doing an online update.")
-            # the engine adds the counts of known words and takes new ones seen min_count times
-            keep = _keep_mask(raw, 1, trim_rule)
             if keep.any():
-                self._model.add_vocab(source, vocab=_subset(raw, keep, raw.total_tokens))
-            self.corpus_total_words = raw.total_tokens
+                self._model.add_vocab(source, vocab=vocab_steps.subset(raw, keep))
+        elif not keep.any():
+            logger.warning("no vocabulary built: min_count=%s (or trim_rule) left no words", self.min_count)
+            return report
         else:
-            if self.max_final_vocab is not None and keep.sum() > self.max_final_vocab:
-                counts = raw.counts[keep]
-                threshold = counts[self.max_final_vocab] + 1
-                self.effective_min_count = max(int(threshold), self.min_count)
-                keep &= raw.counts >= threshold
-            if not keep.any():
-                logger.warning("no vocabulary built: min_count=%s (or trim_rule) left no words", self.min_count)
-                return
-            self._model.build_vocab(source, vocab=_subset(raw, keep, raw.total_tokens))
-            self.corpus_total_words = raw.total_tokens
-        self._corpus_count, self._counted = None, source
-        self.wv._attach(self._model.vectors)
+            self.effective_min_count = max(1, effective)
+            self._model.build_vocab(source, vocab=vocab_steps.subset(raw, keep))
+        self._attach_wv()
+        return report
+
+    def prepare_weights(self, update: bool = False) -> None:
+        """gensim's third step; prepare_vocab has made the weights already."""
+        if self._model.vocab is None:
+            raise RuntimeError("call prepare_vocab (or build_vocab) first")
+
+    def build_vocab_from_freq(self, word_freq: dict, keep_raw_vocab: bool = False, corpus_count: int | None = None,
+                              trim_rule: Callable | None = None, update: bool = False) -> None:
+        """The vocabulary from a {word: count} dict."""
+        self._scanned, self._raw_vocab = (vocab_steps.from_counts(word_freq), None), None
+        self.prepare_vocab(update=update, keep_raw_vocab=keep_raw_vocab, trim_rule=trim_rule)
+        self.corpus_count = corpus_count or 0
+
+    def _attach_wv(self) -> None:
+        """wv shows the engine's vectors (with hierarchical softmax, its tree as gensim's code/point)."""
+        self.wv._attach(self._model.vectors, self._model.vocab.huffman if self._model.loss == "hs" else None)
 
     # ---- training -------------------------------------------------------------------------
     def train(self, corpus_iterable: Iterable | None = None, corpus_file: str | None = None,
@@ -481,7 +530,7 @@ class Word2Vec:
         """Takes the other model's vocabulary, with fresh weights."""
         self._model.build_vocab(vocab=other_model._model.vocab)
         self.corpus_count, self.corpus_total_words = other_model.corpus_count, other_model.corpus_total_words
-        self.wv._attach(self._model.vectors)
+        self._attach_wv()
 
     def estimate_memory(self, vocab_size: int | None = None, report: Any = None) -> dict[str, int]:
         vocab = self._model.vocab
@@ -489,8 +538,11 @@ class Word2Vec:
             raise RuntimeError("build the vocabulary first")
         return vocab.memory_estimate(self.vector_size, self._model.loss)
 
-    def score(self, *args: Any, **kwargs: Any) -> None:
-        raise NotImplementedError("wv_engine.gensim: score() is not supported")
+    def score(self, sentences: Iterable, total_sentences: int = int(1e6), chunksize: int = 100,
+              queue_factor: int = 2, report_delay: float = 1) -> np.ndarray:
+        """gensim's score (hierarchical softmax only): the log-probability of each of the first
+        total_sentences sentences under the model (wv_engine.gensim.scoring)."""
+        return scoring.score_sentences(self, sentences, total_sentences)
 
     def __str__(self) -> str:
         return f"Word2Vec<vocab={len(self.wv)}, vector_size={self.vector_size}, alpha={self.alpha}>"
@@ -532,7 +584,10 @@ class Word2Vec:
                            "(KeyedVectors.load(path, mmap='r') maps vectors)")
         if pickled.looks_pickled(fname):
             return pickled.gensim_word2vec(cls, os.fspath(fname))
-        engine = _core.Word2Vec.load(fname)
+        try:
+            engine = _core.Word2Vec.load(fname)
+        except NotAModelError as exc:
+            raise _NotAWord2Vec(exc.path, exc.problem) from None
         self = cls.__new__(cls)
         saved = getattr(engine, "saved_extra", None) or {}
         extra = saved.get("gensim", {}) if isinstance(saved, dict) else None
@@ -553,9 +608,14 @@ class Word2Vec:
         self.corpus_total_words = extra.get("corpus_total_words")
         self.running_training_loss = extra.get("running_training_loss", 0.0)
         self.train_count = extra.get("train_count", 0)
-        self.wv = KeyedVectors.from_vectors(engine.vectors)
-        self._lowest_alpha = None
+        self.wv = KeyedVectors(engine.dim)
+        self._attach_wv()
+        self._lowest_alpha, self._scanned, self._raw_vocab = None, None, None
         return self
+
+
+class _NotAWord2Vec(NotAModelError, AttributeError):
+    """A vectors file given to Word2Vec.load: gensim raises AttributeError there."""
 
 
 class _Chars:
@@ -581,23 +641,6 @@ class _ClassOnly:
 
 
 Word2Vec.load = _ClassOnly(Word2Vec.load)  # type: ignore[assignment]  # (a plain function until here)
-
-
-def _keep_mask(raw: Vocabulary, min_count: int, trim_rule: Callable | None) -> np.ndarray:
-    keep = raw.counts >= max(1, min_count)
-    if trim_rule is not None:
-        for i, (w, c) in enumerate(zip(raw.words, raw.counts.tolist())):
-            rule = trim_rule(w, c, min_count)
-            if rule == RULE_DISCARD:
-                keep[i] = False
-            elif rule == RULE_KEEP:
-                keep[i] = True
-    return keep
-
-
-def _subset(raw: Vocabulary, keep: np.ndarray, total_tokens: int) -> Vocabulary:
-    words = [w for w, k in zip(raw.words, keep.tolist()) if k]
-    return Vocabulary(words, raw.counts[keep], total_tokens=total_tokens, distinct_words=raw.distinct_words)
 
 
 def _count_sentences(source: Any) -> int:
