@@ -45,7 +45,15 @@ WV_HOT double sg_ns_window(wv_w2v_worker *w, const int32_t *ctx, int m_ctx, int3
         wv_zero(d, dim);
         wv_add_combination(d, (const float *const *)ins, grad + k, k1, m_ctx, dim);
     }
-    for (int j = 0; j < m_ctx; j++) wv_add_combination(ins[j], (const float *const *)outs, grad + j * k1, 1, k1, dim);
+    for (int j = 0; j < m_ctx; j++) {
+        const float *g = grad + j * k1;
+        float locked[MAX_OUT];
+        if (m->input_lock) { /* the input row's share only: the output rows took the full gradient */
+            for (int k = 0; k < k1; k++) locked[k] = m->input_lock[ctx[j]] * g[k];
+            g = locked;
+        }
+        wv_add_combination(ins[j], (const float *const *)outs, g, 1, k1, dim);
+    }
     for (int k = 0; k < k1; k++) wv_axpy(1.0f, delta_out + (size_t)k * dim, outs[k], dim);
     return loss;
 }

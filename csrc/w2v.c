@@ -6,6 +6,7 @@
 void wv_w2v_model_init(wv_w2v_model *m) {
     wv_sigmoid_table_init(&m->sigmoid);
     m->ids = NULL;
+    m->input_lock = NULL;
     m->ids_fd = -1;
     m->n_ids = 0;
     atomic_store(&m->words_done, 0);

@@ -44,6 +44,8 @@ typedef struct {
     float *input;                 /* V x dim ("syn0") */
     float *output;                /* V x dim ("syn1neg"/softmax) or (V-1) x dim ("syn1", HS) */
     const float *keep_prob;       /* V: probability to keep a word (subsampling) */
+    const float *input_lock;      /* V: factor on each word's input-row updates, 0 freezes the row
+                                   * (gensim's vectors_lockf); NULL: 1 for every word */
     wv_alias_table noise;         /* NS noise distribution */
     const uint8_t *code_length;   /* HS: V */
     const uint8_t *codes;         /* HS: V x WV_MAX_CODE_LENGTH */
@@ -65,6 +67,11 @@ typedef struct {
     wv_w2v_worker *workers;
     wv_run run;
 } wv_w2v_model;
+
+/* The factor on word w's input-row updates (w2v_model.input_lock). */
+static inline float wv_input_lock(const wv_w2v_model *m, int32_t w) {
+    return m->input_lock ? m->input_lock[w] : 1.0f;
+}
 
 /* Fills the sigmoid table and clears the running state; the caller sets the
  * other fields. */

@@ -65,7 +65,7 @@ static void train_sentence(wv_w2v_worker *w, wv_rng *rng, int len, float alpha, 
                 wv_zero(neu1e, dim);
                 *loss += loss_pair(w, rng, in, word, neu1e, alpha);
                 (*examples)++;
-                wv_axpy(1.0f, neu1e, in, dim);
+                wv_axpy(wv_input_lock(m, sen[c]), neu1e, in, dim);
             }
         } else {
             float *neu1 = w->neu1;
@@ -84,7 +84,7 @@ static void train_sentence(wv_w2v_worker *w, wv_rng *rng, int len, float alpha, 
             /* every context word gets the full (unscaled) error, as word2vec.c */
             for (int c = lo; c <= hi; c++) {
                 if (c == i) continue;
-                wv_axpy(1.0f, neu1e, m->input + (size_t)sen[c] * dim, dim);
+                wv_axpy(wv_input_lock(m, sen[c]), neu1e, m->input + (size_t)sen[c] * dim, dim);
             }
         }
 #endif

@@ -343,7 +343,7 @@ def test_gensim3_names_say_what_replaced_them():
         assert replacement in str(info.value)
     with pytest.raises(AttributeError, match="no attribute 'nonesuch'"):
         m.wv.nonesuch  # noqa: B018
-    assert getattr(m.wv, "vectors_lockf", None) is None  # getattr's default still works
+    assert getattr(m.wv, "vectors_nonesuch", None) is None  # getattr's default still works
 
 
 def test_corpus_count_counts_sentences_as_line_sentence_cuts_them(tmp_path):
@@ -450,3 +450,16 @@ def test_scan_vocab_and_prepare_vocab_report_as_gensim():
     assert report["downsample_total"] == int(sum(p * c for p, c in zip(keep, (6, 4, 3, 2))))
     m.prepare_weights()
     m.train(corpus, total_examples=2, epochs=1)
+
+
+def test_vectors_lockf_freezes_the_rows_it_zeroes():
+    m = Word2Vec(vector_size=4, min_count=1, hs=1, negative=0, epochs=2)
+    m.build_vocab(CORPUS)
+    np.testing.assert_array_equal(m.wv.vectors_lockf, np.ones(1, np.float32))  # gensim's default: all train
+    m.wv.vectors_lockf = np.ones(len(m.wv), dtype=np.float32)
+    m.wv.vectors_lockf[0] = 0.0
+    locked, unlocked = m.wv.vectors[0].copy(), m.wv.vectors[1].copy()
+    m.train(CORPUS, total_examples=m.corpus_count, epochs=m.epochs)
+    np.testing.assert_array_equal(m.wv.vectors[0], locked)
+    assert not np.array_equal(m.wv.vectors[1], unlocked)
+    assert Word2Vec(CORPUS, **SMALL).cum_table[-1] == 2**31 - 1

@@ -573,3 +573,54 @@ def test_a_damaged_ids_file_stops_training_with_a_clear_error(tmp_path, topics_c
     os.pwrite(encoded.file.fileno(), np.array([10**6], np.int32).tobytes(), 4 * 100)
     with pytest.raises(ValueError, match="encoded corpus file holds ids outside the vocabulary"):
         model.train(encoded)
+
+
+@pytest.mark.parametrize("arch,loss,shared", [("skipgram", "ns", False), ("skipgram", "ns", True),
+                                              ("cbow", "ns", False), ("skipgram", "hs", False), ("cbow", "hs", False)])
+def test_an_input_lock_of_zero_freezes_a_words_vector(topics_corpus, arch, loss, shared):
+    """input_lock (gensim's vectors_lockf): a word with factor 0 keeps its
+    input vector bit for bit, in every kernel; the others train."""
+    _, corpus = topics_corpus
+    model = Word2Vec(arch=arch, loss=loss, shared_negatives=shared, dim=8, epochs=1, threads=2, min_count=1)
+    model.build_vocab(corpus)
+    lock = np.ones(len(model.vocab), np.float32)
+    lock[[0, 3, 7]] = 0.0
+    model.input_lock = lock
+    before = model.input_vectors.copy()
+    model.train(corpus)
+    np.testing.assert_array_equal(model.input_vectors[[0, 3, 7]], before[[0, 3, 7]])
+    assert (model.input_vectors[[1, 2, 4]] != before[[1, 2, 4]]).all(axis=1).all()
+
+
+@pytest.mark.parametrize("shared", [False, True])
+def test_an_input_lock_scales_the_update_of_the_locked_word(shared):
+    """Sentence "a b", window 1: a's input vector is updated once, last
+    (predicting b), so its change under factor 0.5 is half its change under 1."""
+    def change(factor):
+        model = Word2Vec(dim=4, window=1, negative=2, sample=0, epochs=1, threads=1, min_count=1, seed=5,
+                         shared_negatives=shared, shrink_windows=False)
+        model.build_vocab([["a", "b"]])
+        model.output_vectors[:] = np.random.default_rng(1).standard_normal(model.output_vectors.shape)
+        model.input_lock = np.array([factor if w == "a" else 1.0 for w in model.vocab.words], np.float32)
+        before = model.input_vectors[model.vocab.index["a"]].copy()
+        model.train([["a", "b"]])
+        return model.input_vectors[model.vocab.index["a"]] - before
+
+    full = change(1.0)
+    assert np.abs(full).max() > 1e-4
+    np.testing.assert_allclose(change(0.5), 0.5 * full, rtol=1e-5, atol=1e-9)
+
+
+def test_a_bad_input_lock_is_named(topics_corpus):
+    _, corpus = topics_corpus
+    model = Word2Vec(dim=8, epochs=1, threads=1, min_count=1).fit(corpus)
+    model.input_lock = np.ones(3, np.float32)
+    with pytest.raises(ValueError, match="input_lock has 3 factors for a vocabulary of"):
+        model.train(corpus)
+    model.input_lock = np.full(len(model.vocab), np.nan, np.float32)
+    with pytest.raises(ValueError, match="NaN"):
+        model.train(corpus)
+    model.input_lock = [0.0]  # one factor for every word
+    before = model.input_vectors.copy()
+    model.train(corpus)
+    np.testing.assert_array_equal(model.input_vectors, before)

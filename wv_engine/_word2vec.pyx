@@ -49,6 +49,7 @@ cdef extern from "w2v.h":
         float *input
         float *output
         const float *keep_prob
+        const float *input_lock
         wv_alias_table noise
         const uint8_t *code_length
         const uint8_t *codes
@@ -238,6 +239,7 @@ cdef class Word2VecCore:
     """Holds the C model: pointers into numpy arrays kept alive here."""
     cdef wv_w2v_model m
     cdef object _keep   # the arrays the C struct points into
+    cdef object _lock   # the input lock's array, while the C struct points into it
 
     def __cinit__(self):
         wv_w2v_model_init(&self.m)
@@ -338,6 +340,24 @@ cdef class Word2VecCore:
         self.m.n_ids = n_ids
         self._start_schedule(schedule_words, alpha, min_alpha, words_done, linear_decay)
         self._keep = self._keep[:] + (file,)
+
+    def set_input_lock(self, lock):
+        """A float32 factor per word on its input-row updates (0 freezes the
+        row, 1 trains it as usual), or None: every word trains."""
+        cdef float[::1] view
+        if wv_w2v_active(&self.m):
+            raise RuntimeError("cannot change the input lock while an epoch runs")
+        if lock is None:
+            self.m.input_lock = NULL
+            self._lock = None
+            return
+        view = lock
+        if view.shape[0] != self.m.vocab_size:
+            raise ValueError(f"the input lock has {view.shape[0]} factors for {self.m.vocab_size} words")
+        if not np.all(np.isfinite(np.asarray(view))):
+            raise ValueError("the input lock holds a NaN or an infinity")
+        self.m.input_lock = &view[0]
+        self._lock = lock
 
     def _schedule(self, int64_t schedule_words, double alpha, double min_alpha, int64_t words_done):
         if wv_w2v_active(&self.m):

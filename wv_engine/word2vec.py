@@ -65,6 +65,10 @@ class Word2Vec:
             when it would take more than 512 MiB or an eighth of the memory
             available).
 
+    input_lock (attribute, None by default): a factor per word on the
+    updates of its input vector, 0 freezing it (pre-trained rows kept as
+    they are), 1 training it as usual; gensim's vectors_lockf. Not saved.
+
     save(path) / Word2Vec.load(path) keep the whole training state: a model
     saved in the middle of train() finishes that call's schedule when train()
     is called again without `epochs`.
@@ -92,6 +96,7 @@ class Word2Vec:
         self.epochs_trained = 0
         self.history: list[EpochStats] = []
         self._core = None
+        self.input_lock: np.ndarray | None = None
         # the corpus given last: counted and encoded (TrainingText), or as given for a cluster
         self._input: TrainingText | CorpusSource | None = None
         self._vectors: Vectors | None = None
@@ -258,6 +263,7 @@ class Word2Vec:
         if self._core is None:
             self._core = self._make_core()
         core = self._core
+        core.set_input_lock(word2vec_settings.input_lock(self.input_lock, len(self.vocab)))
         words_done = schedule["words_done"] if schedule["claim"] else schedule["epochs_done"] * encoded.words
         schedule_args = (schedule["epochs"] * encoded.words, schedule["alpha"], schedule["min_alpha"], words_done,
                          schedule["linear_decay"])

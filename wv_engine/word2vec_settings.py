@@ -56,6 +56,20 @@ def check_weights(settings: Any, words: int, input_vectors: Any, output_vectors:
     check_vocabulary(settings, words)
 
 
+def input_lock(lock: Any, words: int) -> np.ndarray | None:
+    """Word2Vec.input_lock as the C core takes it: a float32 factor per word,
+    or None when every word trains fully (one factor stands for all words)."""
+    if lock is None:
+        return None
+    a = np.asarray(lock, dtype=np.float32).reshape(-1)
+    if len(a) == 1:
+        return None if a[0] == 1.0 else np.full(words, a[0], dtype=np.float32)
+    if len(a) != words:
+        raise ValueError(f"input_lock has {len(a):,} factors for a vocabulary of {words:,} words "
+                         "(one per word, or one for all)")
+    return np.ascontiguousarray(a)
+
+
 def check_model_fits(settings: Any, vocab: Any) -> None:
     """Refuses a vocabulary the loss cannot take (check_vocabulary) or a
     model that would not fit in the memory available (MemoryError with the

@@ -417,8 +417,19 @@ class Word2Vec:
         self.corpus_count = corpus_count or 0
 
     def _attach_wv(self) -> None:
-        """wv shows the engine's vectors (with hierarchical softmax, its tree as gensim's code/point)."""
+        """wv shows the engine's vectors (with hierarchical softmax, its tree as gensim's code/point),
+        every word free to train (gensim's vectors_lockf of one factor for all)."""
         self.wv._attach(self._model.vectors, self._model.vocab.huffman if self._model.loss == "hs" else None)
+        self.wv.vectors_lockf = np.ones(1, dtype=np.float32)
+
+    @property
+    def cum_table(self) -> np.ndarray:
+        """gensim's negative-sampling table: the running sum of count ** ns_exponent over the
+        vocabulary, scaled to end at 2 ** 31 - 1 (the engine samples from an alias table)."""
+        if self._model.loss != "ns" or self._model.vocab is None:
+            raise AttributeError("cum_table: the model has no negative-sampling vocabulary (hs=1, or none yet)")
+        return np.round(np.cumsum(self._model.vocab.noise_distribution(self.ns_exponent)) * (2**31 - 1)
+                        ).astype(np.uint32)
 
     # ---- training -------------------------------------------------------------------------
     def train(self, corpus_iterable: Iterable | None = None, corpus_file: str | None = None,
@@ -443,9 +454,7 @@ class Word2Vec:
         if self.wv.vectors is not self._model.input_vectors:
             raise ValueError("a KeyedVectors assigned to .wv cannot be trained (the model's own vocabulary "
                              "and weights are needed)")
-        lockf = getattr(self.wv, "vectors_lockf", None)
-        if lockf is not None and np.any(np.asarray(lockf) != 1.0):
-            raise NotImplementedError("wv_engine.gensim: wv.vectors_lockf (freezing vectors) is not supported")
+        self._model.input_lock = getattr(self.wv, "vectors_lockf", None)  # 0 freezes a word's vector
         source = self._source(corpus_iterable, corpus_file)
         model, callbacks = self._model, tuple(callbacks)
         encoded = model.encode(source, progress=False)  # once: train takes these ids
