@@ -463,3 +463,21 @@ def test_vectors_lockf_freezes_the_rows_it_zeroes():
     np.testing.assert_array_equal(m.wv.vectors[0], locked)
     assert not np.array_equal(m.wv.vectors[1], unlocked)
     assert Word2Vec(CORPUS, **SMALL).cum_table[-1] == 2**31 - 1
+
+
+@pytest.mark.parametrize("sg", [1, 0])
+def test_the_training_loss_sums_every_predictions_loss_over_the_call(sg):
+    """get_latest_training_loss(): the sum over all epochs of the last
+    train() call of each prediction's -log p. With syn1 at zero and a rate
+    too small to move it, every node on a word's path costs log 2: the sum
+    is log 2 x (the path lengths of every prediction) x epochs."""
+    corpus = [["a", "b", "c", "a", "d"], ["b", "c", "e"]]
+    m = Word2Vec(vector_size=4, min_count=1, hs=1, negative=0, sg=sg, window=1, sample=0, workers=1)
+    m.build_vocab(corpus)
+    m.train(corpus, total_examples=2, epochs=3, start_alpha=1e-12, end_alpha=1e-12, compute_loss=True)
+    length = {w: len(m.wv.get_vecattr(w, "code")) for w in m.wv.index_to_key}
+    predictions = sum(length[s[i]] * (1 if sg == 0 else (i > 0) + (i < len(s) - 1))
+                      for s in corpus for i in range(len(s)))
+    assert m.get_latest_training_loss() == pytest.approx(3 * predictions * np.log(2), rel=1e-6)
+    m.train(corpus, total_examples=2, epochs=1, start_alpha=1e-12, end_alpha=1e-12, compute_loss=True)
+    assert m.get_latest_training_loss() == pytest.approx(predictions * np.log(2), rel=1e-6)  # the last call's
