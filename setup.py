@@ -36,6 +36,7 @@ setup(
             extension("_glove", ["cooccur.c", "extsort.c", "cooc_csr.c", "glove.c", "glove_blocks.c", "glove_grid.c",
                                   "parallel.c", "hugepages.c"]),
             extension("_formats", []),
+            extension("_evaluate", ["analogy.c", "parallel.c"]),
         ],
         compiler_directives={"language_level": "3"},
     ),

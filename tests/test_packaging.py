@@ -35,7 +35,7 @@ def test_unbuilt_source_tree_names_the_missing_modules(tmp_path):
     run = _import_in(tmp_path)
     assert run.returncode != 0
     last = run.stderr.strip().splitlines()[-1]
-    assert last.startswith("ImportError: wv_engine's compiled modules (_tokenize, _word2vec, _glove, _formats)")
+    assert last.startswith("ImportError: wv_engine's compiled modules (_tokenize, _word2vec, _glove, _formats, _evaluate)")
     assert str(tmp_path / "wv_engine") in last
     assert "pip install -e ." in last and "another directory" in last
     assert "circular import" not in run.stderr

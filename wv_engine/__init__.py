@@ -15,7 +15,7 @@ def _require_compiled_modules():
     import importlib.util
     import os
 
-    missing = [name for name in ("_tokenize", "_word2vec", "_glove", "_formats")
+    missing = [name for name in ("_tokenize", "_word2vec", "_glove", "_formats", "_evaluate")
                if importlib.util.find_spec(f"{__name__}.{name}") is None]
     if missing:
         here = os.path.dirname(os.path.abspath(__file__))

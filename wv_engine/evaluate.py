@@ -16,6 +16,7 @@ Every result dict repeats its settings: scores are not comparable without them.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 from collections.abc import Iterator
@@ -23,13 +24,14 @@ from typing import Any
 
 import numpy as np
 
+from . import _evaluate
 from .files import check_input
+from .settings import resolve_threads
 from .vectors import Vectors
 
 __all__ = ["evaluate_analogies", "evaluate_word_pairs", "evaluate_all"]
 
 _METHODS = ("3cosadd", "3cosmul")
-_SCORE_BYTES = 1 << 25  # bound on one batch's score matrix (32 MiB: stays near the caches)
 _GRAM_BYTES = 1 << 28  # bound on a section's table of question-word cosines (256 MiB)
 
 
@@ -70,10 +72,12 @@ def _read_lines(path: str | os.PathLike) -> Iterator[tuple[int, str]]:
             yield line_no, line.strip()
 
 
-def _parse_analogies(path: str | os.PathLike) -> list[tuple[str, list[tuple[int, list[str]]]]]:
-    """[(section, [(line number, [a, b, c, d])])] from a questions-words style file."""
+def _parse_analogies(path: str | os.PathLike, data: bytes) -> list[tuple[str, list[tuple[int, list[str]]]]]:
+    """[(section, [(line number, [a, b, c, d])])] from a questions-words style file's bytes."""
     sections: list[tuple[str, list[tuple[int, list[str]]]]] = []
-    for line_no, line in _read_lines(path):
+    # surrogateescape: matches how the package decodes corpus tokens, never fails on bytes.
+    for line_no, line in enumerate(data.decode("utf-8", "surrogateescape").splitlines(), 1):
+        line = line.strip()
         if not line or line.startswith("#"):
             continue
         if line.startswith(":"):
@@ -89,6 +93,24 @@ def _parse_analogies(path: str | os.PathLike) -> list[tuple[str, list[tuple[int,
     return sections
 
 
+def _questions(path: str | os.PathLike) -> tuple[list, list[str], list[np.ndarray]]:
+    """_parse_analogies of the file, its distinct words, and each section's
+    questions as (q, 4) indices into them. Parsed once for each content (a
+    scorer called every epoch reads the file, not its questions, again)."""
+    with open(check_input(path, "test set"), "rb") as f:
+        data = f.read()
+    return _coded_questions(os.fspath(path), data)
+
+
+@functools.lru_cache(maxsize=4)
+def _coded_questions(path: str, data: bytes) -> tuple[list, list[str], list[np.ndarray]]:
+    sections = _parse_analogies(path, data)
+    code: dict[str, int] = {}
+    coded = [np.array([[code.setdefault(w, len(code)) for w in words] for _, words in qs],
+                      dtype=np.int64).reshape(-1, 4) for _, qs in sections]
+    return sections, list(code), coded
+
+
 def _cosines(unit: np.ndarray, rows: np.ndarray, method: str) -> tuple[np.ndarray, np.ndarray]:
     """(gram, inverse): cosines of the distinct `rows` with every candidate (shifted to
     (1 + cos) / 2 for 3CosMul), and for each entry of `rows` its row in `gram`."""
@@ -97,41 +119,36 @@ def _cosines(unit: np.ndarray, rows: np.ndarray, method: str) -> tuple[np.ndarra
     if method == "3cosmul":
         gram += 1.0
         gram *= 0.5
-    return gram, inv.reshape(rows.shape)
+    return np.ascontiguousarray(gram, dtype=np.float32), inv.reshape(rows.shape).astype(np.int32)
 
 
-def _answer_batch(lookup: _Lookup, gram: np.ndarray, inv: np.ndarray, q: np.ndarray,
-                  method: str) -> np.ndarray:
-    """Best candidate row for each question "a : b :: c : ?".
+def _excluded(lookup: _Lookup, q: np.ndarray) -> np.ndarray:
+    """For each question (rows a, b, c), the candidates it may not answer:
+    its own words and, case-folded, their less frequent spellings."""
+    width = max((len(v) for v in lookup.aliases.values()), default=0)
+    if not width:
+        return q.astype(np.int32)
+    extra = np.full(q.shape + (width,), -1, dtype=np.int32)
+    for row in np.unique(q).tolist():
+        spellings = lookup.aliases.get(row)
+        if spellings:
+            extra[q == row, :len(spellings)] = spellings
+    return np.ascontiguousarray(np.concatenate([q.astype(np.int32), extra.reshape(len(q), 3 * width)], axis=1))
 
-    `q` holds the (k, 3) row indices of a, b, c; `gram[inv[i, j]]` holds the (shifted for
-    3CosMul) cosines of question word q[i, j] with every candidate. Scoring from cosines of distinct words, rather
-    than one product per question, saves most of the work since questions share words.
-    """
-    k = q.shape[0]
-    ia, ib, ic = inv[:, 0], inv[:, 1], inv[:, 2]
-    qa, qb, qc = q[:, 0], q[:, 1], q[:, 2]
-    if method == "3cosadd":
-        # argmax of cos(w, b - a + c) equals argmax of cos(w,b) - cos(w,a) + cos(w,c).
-        scores = gram[ib]
-        scores -= gram[ia]
-        scores += gram[ic]
-    else:
-        # Levy & Goldberg's 3CosMul on cosines already shifted to [0, 1].
-        scores = gram[ib]
-        scores *= gram[ic]
-        scores /= gram[ia] + 1e-6
-    rows = np.arange(k)
-    for col in (qa, qb, qc):
-        scores[rows, col] = -np.inf
-    if lookup.aliases:
-        # Less frequent spellings of a question word are excluded too (judged by folded form).
-        for i in range(k):
-            for word_row in (qa[i], qb[i], qc[i]):
-                extra = lookup.aliases.get(int(word_row))
-                if extra:
-                    scores[i, extra] = -np.inf
-    return scores.argmax(axis=1)
+
+def _answers(lookup: _Lookup, q: np.ndarray, method: str, threads: int) -> np.ndarray:
+    """The candidate row answering each question "a : b :: c : ?" (rows of `q`), -1
+    for none. Scored from the cosines of the distinct question words with every
+    candidate (one matrix product; questions share words), in C (_evaluate)."""
+    n = lookup.unit.shape[0]
+    excluded = _excluded(lookup, q)
+    best = np.full(len(q), -1, dtype=np.int32)
+    # questions per cosine table: all at once when their words' table fits, else in parts that do
+    part = max(1, len(q) if np.unique(q).size * n * 4 <= _GRAM_BYTES else _GRAM_BYTES // (3 * 4 * n))
+    for start in range(0, len(q), part):
+        gram, inv = _cosines(lookup.unit, q[start:start + part], method)
+        best[start:start + part] = _evaluate.analogy_best(gram, inv, excluded[start:start + part], method, threads)
+    return best
 
 
 def evaluate_analogies(
@@ -141,13 +158,14 @@ def evaluate_analogies(
     case_insensitive: bool = True,
     method: str = "3cosadd",
     questions: bool = False,
+    threads: int | None = None,
 ) -> dict[str, Any]:
     """Accuracy on "a b c d" analogy questions (a : b :: c : d, answer searched as b - a + c).
 
     `path`: a questions-words style file (": section" lines, then "a b c d"); None uses the
     shipped Google set. `restrict_vocab`: how many of the most frequent words are used (30,000
     as in word2vec.c's demo; gensim's default is 300,000; None for all). `method`: "3cosadd" or
-    "3cosmul".
+    "3cosmul". `threads`: for scoring the candidates (None: every core).
 
     Returns {"accuracy", "correct", "total" (answered), "questions" (all), "coverage",
     "sections": [{"section", "correct", "total", "questions", "accuracy"}], "semantic",
@@ -163,42 +181,33 @@ def evaluate_analogies(
         from .datasets import path as dataset_path
 
         path = dataset_path("questions-words")
+    parsed, file_words, coded = _questions(path)
     lookup = _Lookup(vectors, restrict_vocab, case_insensitive)
-    batch = max(1, _SCORE_BYTES // (4 * lookup.unit.shape[0]))
+    row_of = np.array([-1 if r is None else r for r in map(lookup.get, file_words)], dtype=np.int64)
+    rows = [row_of[c] for c in coded]
+    answered = [(r >= 0).all(axis=1) for r in rows]
+    known = np.concatenate([r[a] for r, a in zip(rows, answered)] + [np.zeros((0, 4), np.int64)])
+    best = _answers(lookup, known[:, :3], method, resolve_threads(threads))
+    hits_all = (best >= 0) & (lookup.canonical[np.maximum(best, 0)] == known[:, 3])
 
-    sections = []
-    for name, questions_of in _parse_analogies(path):
-        ids = [[lookup.get(w) for w in words] for _, words in questions_of]
-        known = np.array([q for q in ids if None not in q], dtype=np.int64).reshape(-1, 4)
-        correct = 0
-        hits = np.zeros(known.shape[0], dtype=bool)
-        if known.shape[0]:
-            # One cosine table per section when it fits (sections reuse a few hundred words),
-            # otherwise one per batch of questions.
-            whole = np.unique(known[:, :3]).size * lookup.unit.shape[0] * 4 <= _GRAM_BYTES
-            if whole:
-                gram, inv = _cosines(lookup.unit, known[:, :3], method)
-            for start in range(0, known.shape[0], batch):
-                part = known[start:start + batch]
-                if whole:
-                    g, i = gram, inv[start:start + batch]
-                else:
-                    g, i = _cosines(lookup.unit, part[:, :3], method)
-                best = _answer_batch(lookup, g, i, part[:, :3], method)
-                hits[start:start + batch] = lookup.canonical[best] == part[:, 3]
+    sections, offset = [], 0
+    for (name, questions_of), ok in zip(parsed, answered):
+        total = int(ok.sum())
+        hits = hits_all[offset:offset + total]
+        offset += total
         correct = int(np.count_nonzero(hits))
         listed = {}
         if questions:
-            answered = [tuple(words) for (_, words), q in zip(questions_of, ids) if None not in q]
-            listed = {"correct_questions": [q for q, h in zip(answered, hits) if h],
-                      "incorrect_questions": [q for q, h in zip(answered, hits) if not h],
-                      "oov_questions": [tuple(words) for (_, words), q in zip(questions_of, ids) if None in q]}
+            asked = [tuple(words) for (_, words), k in zip(questions_of, ok) if k]
+            listed = {"correct_questions": [q for q, h in zip(asked, hits) if h],
+                      "incorrect_questions": [q for q, h in zip(asked, hits) if not h],
+                      "oov_questions": [tuple(words) for (_, words), k in zip(questions_of, ok) if not k]}
         sections.append({
             "section": name,
             "correct": correct,
-            "total": int(known.shape[0]),
+            "total": total,
             "questions": len(questions_of),
-            "accuracy": correct / known.shape[0] if known.shape[0] else None,
+            "accuracy": correct / total if total else None,
             **listed,
         })
 
@@ -292,14 +301,15 @@ def evaluate_word_pairs(
 
 
 def evaluate_all(
-    vectors: Vectors, restrict_vocab: int | None = 30000, pairs_restrict_vocab: int | None = 300000
+    vectors: Vectors, restrict_vocab: int | None = 30000, pairs_restrict_vocab: int | None = 300000,
+    threads: int | None = None,
 ) -> dict[str, Any]:
     """All shipped benchmarks: {"analogy": evaluate_analogies(restrict_vocab=...),
     "wordsim353": ..., "simlex999": ...} (word pairs use `pairs_restrict_vocab`)."""
     from .datasets import path as dataset_path
 
     return {
-        "analogy": evaluate_analogies(vectors, restrict_vocab=restrict_vocab),
+        "analogy": evaluate_analogies(vectors, restrict_vocab=restrict_vocab, threads=threads),
         "wordsim353": evaluate_word_pairs(vectors, dataset_path("wordsim353"),
                                           restrict_vocab=pairs_restrict_vocab),
         "simlex999": evaluate_word_pairs(vectors, dataset_path("simlex999"),

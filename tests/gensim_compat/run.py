@@ -91,7 +91,7 @@ def _engine_path() -> str | None:
         raise SystemExit(f"gensim's tests need {', '.join(missing)}: pip install {' '.join(missing)}")
     package = os.path.join(REPO, "wv_engine")
     built = all(any(n.startswith(f"{m}.") and n.endswith((".so", ".pyd")) for n in os.listdir(package))
-                for m in ("_tokenize", "_word2vec", "_glove", "_formats"))
+                for m in ("_tokenize", "_word2vec", "_glove", "_formats", "_evaluate"))
     return REPO if built else None
 
 
