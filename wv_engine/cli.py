@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import signal
 import sys
 import time
 from typing import Sequence
 
+from . import cli_watch
 from .cli_args import FORMATS, MATRIX_FORMATS, build_parser, typed_flags
 from .files import write_json
 from .memory import peak_rss_bytes
@@ -92,14 +92,16 @@ def run_glove(args) -> int:
     where = (f"; out of core: {model.record_blocks} shuffled blocks of training records in "
              f"{model.tmp_dir or 'the temporary directory'}" if model.record_blocks else "")
     _say(args, f"{nonzeros:,} non-zeros in {count_seconds:.1f} s{where}")
-    interrupted = False
+    interrupted, callbacks = False, cli_watch.training_callbacks(args)
     try:
-        stats = model.train(progress=progress, checkpoint=args.checkpoint, checkpoint_every=args.checkpoint_every)
+        stats = model.train(progress=progress, checkpoint=args.checkpoint, checkpoint_every=args.checkpoint_every,
+                            callbacks=callbacks)
     except KeyboardInterrupt:
         interrupted = True
         stats = model.last_stats
         _say(args, f"interrupted after {len(stats.epochs)} full epoch(s): saving what is trained")
     stage_seconds["train"] = stats.train_seconds
+    watched = cli_watch.finish(callbacks, model, stats, score_last=not interrupted)
     output = _final_output(args, interrupted, len(stats.epochs))
     t0 = time.perf_counter()
     _save_matrix_vectors(args, model.vectors, output)
@@ -118,7 +120,7 @@ def run_glove(args) -> int:
             # count: vocabulary and co-occurrences; records: the shuffled training records (out of core:
             # the last merge writing the blocks); train; save: the vectors and the checkpoint
             "stage_seconds": stage_seconds, "out_of_core": stats.out_of_core, "blocks": stats.blocks,
-            "grid_bands": stats.grid_bands,
+            "grid_bands": stats.grid_bands, **watched,  # epoch_stats, epoch_scores (--eval-every)
             # memory_needed for this run (records aside: checked as they are made); compare peak_rss_bytes
             "memory_estimate_bytes": model.memory_needed(len(vocab), None, MATRIX_FORMATS[args.format])["total"],
         }))
@@ -273,6 +275,7 @@ def run_word2vec(args) -> int:
                    + f"; {vocab.total_tokens:,} tokens ({count_seconds:.1f} s)")
         if args.save_vocab:
             vocab.save(args.save_vocab)
+        callbacks = cli_watch.training_callbacks(args)
         t0 = time.perf_counter()
         finished = bool(args.resume) and model.unfinished_epochs == 0
         corpus = args.input if client or finished else model.encode(args.input, progress=progress)
@@ -286,12 +289,13 @@ def run_word2vec(args) -> int:
             try:
                 stats = model.train(corpus, progress=progress, client=client, sync_words=args.sync_words,
                                     lr_scale=args.lr_scale, checkpoint=args.checkpoint,
-                                    checkpoint_every=args.checkpoint_every)
+                                    checkpoint_every=args.checkpoint_every, callbacks=callbacks)
             except KeyboardInterrupt:
                 interrupted = True
                 stats = model.last_stats
                 _say(args, f"interrupted after {stats.epochs} full epoch(s): saving the vectors trained so far"
                            + (f" (checkpoint: {args.checkpoint})" if args.checkpoint else ""))
+    watched = cli_watch.finish(callbacks, model, stats, score_last=not interrupted)
     t0 = time.perf_counter()
     output = _final_output(args, interrupted, stats.epochs)
     save_vectors(model.vectors, output, FORMATS[args.format])
@@ -319,6 +323,7 @@ def run_word2vec(args) -> int:
             "memory_estimate_bytes": model.memory_needed(vocab, None, FORMATS[args.format])["total"],
             "words_per_sec": stats.words_per_sec,
             "epoch_loss": stats.epoch_loss,
+            **watched,  # epoch_stats, epoch_scores (--eval-every)
             "interrupted": interrupted,
             "resumed_from": args.resume,
             "config": model.config(),
@@ -331,20 +336,11 @@ def run_word2vec(args) -> int:
 
 def run_eval(args) -> int:
     """`wv-engine eval`: analogies and word-pair correlations of a vectors file."""
-    from . import evaluate
+    from .epoch_scores import evaluate_sets
     from .io import load_vectors
 
-    vectors = load_vectors(args.vectors)
-    results = {"analogy": evaluate.evaluate_analogies(vectors, args.analogies,
-                                                      restrict_vocab=args.restrict_vocab)}
-    pair_files = args.pairs or [None, None]
-    names = ["wordsim353", "simlex999"] if not args.pairs else [os.path.basename(p) for p in args.pairs]
-    for name, path in zip(names, pair_files):
-        if path is None:
-            from . import datasets
-
-            path = datasets.path(name)
-        results[name] = evaluate.evaluate_word_pairs(vectors, path)
+    results = evaluate_sets(load_vectors(args.vectors), args.analogies, args.pairs, args.restrict_vocab)
+    names = [name for name in results if name != "analogy"]
     if args.json:
         print(json.dumps(results, indent=2))
         return 0
@@ -442,6 +438,7 @@ def _memory_message(args, exc: MemoryError) -> str:
 
 
 COMMANDS = {"word2vec": run_word2vec, "glove": run_glove, "svd": run_svd, "eval": run_eval,
+            "report": cli_watch.run_report, "map": cli_watch.run_map,
             "similar": run_similar, "analogy": run_analogy, "convert": run_convert, "demo": run_demo}
 
 

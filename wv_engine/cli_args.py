@@ -118,6 +118,7 @@ def _add_word2vec(sub) -> None:
                    help="keep the encoded corpus (4 bytes a token) in a temporary file; the default does so "
                         "when it would take more than 512 MiB or an eighth of the memory available")
     _add_checkpoints(p, "the whole training state (both matrices, vocabulary, settings, learning-rate schedule)")
+    _add_watching(p)
     p.add_argument("--stats-json", metavar="PATH", help="write timings and per-epoch loss as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar or messages")
     _add_scheduler(p)
@@ -127,6 +128,22 @@ def _add_word2vec(sub) -> None:
     p.add_argument("--lr-scale", type=_number(float, 0, 1000, low_open=True), default=None, metavar="X",
                    help="with --scheduler: each worker's learning rate times X (default: the number of "
                         "workers, at most 4, so the averaged model moves as one machine's would)")
+
+
+def _add_watching(p) -> None:
+    p.add_argument("--eval-every", type=positive_int, default=None, metavar="N",
+                   help="score the vectors every N epochs and after the last, as `wv-engine eval` does (analogy "
+                        "accuracy, word-pair Spearman): printed with the epoch, kept in --stats-json (epoch_scores)")
+    p.add_argument("--eval-analogies", metavar="FILE", help="with --eval-every: a questions-words file "
+                                                            "(default: the shipped set)")
+    p.add_argument("--eval-pairs", metavar="FILE", nargs="+",
+                   help="with --eval-every: word-pair files (default: the shipped WordSim-353 and SimLex-999)")
+    p.add_argument("--snapshots", metavar="DIR",
+                   help="after every epoch, draw a map of the --snapshot-words to DIR/epoch_NN.png (needs "
+                        'matplotlib: pip install "wv-engine[plot]")')
+    p.add_argument("--snapshot-words", metavar="WORD", nargs="+",
+                   help="the words of the snapshots (default: capitals, countries, male and female words of the "
+                        "shipped analogy set that are among the 30,000 most frequent)")
 
 
 def _add_checkpoints(p, what: str) -> None:
@@ -217,6 +234,7 @@ def _add_glove(sub) -> None:
                    help="W + W~ (default), W only, or W and W~ side by side")
     p.add_argument("--header", action="store_true", help="write a 'V D' header line in txt format")
     _add_checkpoints(p, "parameters and AdaGrad state")
+    _add_watching(p)
     p.add_argument("--stats-json", metavar="PATH", help="write timings and per-epoch cost as JSON")
 
 
@@ -244,6 +262,29 @@ def _add_convert(sub) -> None:
     p.add_argument("--quiet", action="store_true", help="no messages")
 
 
+def _add_pictures(sub) -> None:
+    p = sub.add_parser("report", help="draw the loss, speed and scores per epoch of one or more runs",
+                       description="Reads the --stats-json files of word2vec or glove runs and draws their loss "
+                                   "(cost), words/s and --eval-every scores per epoch, the runs side by side.")
+    p.add_argument("stats", metavar="STATS", nargs="+", help="--stats-json files")
+    p.add_argument("-o", "--output", required=True, metavar="OUTPUT", help="report.png, or report.html (with tables)")
+    p.add_argument("--labels", metavar="LABEL", nargs="+", help="one name a run (default: the file names)")
+
+    p = sub.add_parser("map", help="draw word vectors in 2-D, or export them to TensorBoard's projector",
+                       description="Projects the chosen words' vectors to 2-D (PCA; t-SNE or UMAP with scikit-learn "
+                                   "or umap-learn installed) and draws them labelled; --projector writes them in "
+                                   "TensorBoard's projector format. Default words: capitals, countries, male and "
+                                   "female words of the shipped analogy set (or the 100 most frequent).")
+    p.add_argument("vectors", metavar="VECTORS")
+    p.add_argument("-o", "--output", metavar="OUTPUT", help="the picture (PNG)")
+    p.add_argument("--words", metavar="WORD", nargs="+", help="these words")
+    p.add_argument("--top", type=positive_int, metavar="N", help="the N most frequent words")
+    p.add_argument("--neighbours", metavar="WORD", nargs="+", help="these words and their nearest neighbours")
+    p.add_argument("--per-word", type=positive_int, default=8, metavar="K", help="neighbours per word (default 8)")
+    p.add_argument("--method", choices=["pca", "tsne", "umap"], default="pca")
+    p.add_argument("--projector", metavar="DIR", help="write vectors.tsv, metadata.tsv and projector_config.pbtxt")
+
+
 def _add_demo(sub) -> None:
     p = sub.add_parser("demo", help="train on the shipped demo corpus and show what the vectors know",
                        description="Trains skip-gram on Emma + Moby-Dick (shipped, public domain), prints "
@@ -265,6 +306,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_svd(sub)
     _add_queries(sub)
     _add_convert(sub)
+    _add_pictures(sub)
     _add_demo(sub)
     return parser
 

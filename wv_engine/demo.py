@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import os
 
-import numpy as np
-
 from . import datasets
+from .maps import draw_map
 from .vectors import Vectors
 from .word2vec import Word2Vec
 
@@ -32,74 +31,12 @@ def train(threads: int | None = None, progress: bool | None = None, seed: int = 
     return Word2Vec(threads=threads, seed=seed).fit(corpus_path(), progress=progress)
 
 
-def pca_2d(matrix: np.ndarray) -> np.ndarray:
-    """The rows projected on their first two principal components."""
-    centred = matrix - matrix.mean(axis=0)
-    _, _, vt = np.linalg.svd(centred, full_matrices=False)
-    return centred @ vt[:2].T
-
-
-# Where a label may go relative to its point (points of offset, alignment),
-# tried in order until it overlaps no label placed before it.
-_LABEL_SPOTS = [((4, 3), "left"), ((4, -12), "left"), ((-4, 3), "right"), ((-4, -12), "right"),
-                ((4, 13), "left"), ((-4, 13), "right"), ((4, -22), "left"), ((-4, -22), "right"),
-                ((4, 23), "left"), ((-4, 23), "right"), ((4, -32), "left"), ((-4, -32), "right")]
-
-
-def _spread_labels(fig, labels) -> None:
-    """Moves each label to the first nearby spot where it overlaps no earlier
-    label, so crowded clusters stay readable."""
-    renderer = fig.canvas.get_renderer()
-    placed = []
-    for label in labels:
-        for offset, align in _LABEL_SPOTS:
-            label.xyann = offset
-            label.set_horizontalalignment(align)
-            box = label.get_window_extent(renderer)
-            if not any(box.overlaps(other) for other in placed):
-                break
-        else:
-            label.xyann, _ = _LABEL_SPOTS[0]
-            label.set_horizontalalignment("left")
-            box = label.get_window_extent(renderer)
-        placed.append(box)
-
-
 def draw_picture(vectors: Vectors, path: str) -> str:
     """Writes a labelled PCA scatter of PICTURE_GROUPS to path (PNG). Needs
     matplotlib (pip install "wv-engine[plot]"); raises ImportError without it."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from .files import atomic_write
-
-    words, groups = [], []
-    for group, members in PICTURE_GROUPS.items():
-        for w in members:
-            if w in vectors:
-                words.append(w)
-                groups.append(group)
-    points = pca_2d(vectors.unit_vectors[[vectors.get_index(w) for w in words]])
-    fig, ax = plt.subplots(figsize=(10, 8), dpi=110)
-    labels = []
-    for k, group in enumerate(PICTURE_GROUPS):
-        sel = [i for i, g in enumerate(groups) if g == group]
-        ax.scatter(points[sel, 0], points[sel, 1], s=40, color=f"C{k}", label=group)
-        for i in sel:
-            labels.append(ax.annotate(words[i], points[i], xytext=(4, 3), textcoords="offset points",
-                                      fontsize=11, color=f"C{k}"))
-    ax.set_title("wv-engine demo: skip-gram vectors of Emma + Moby-Dick (PCA of unit vectors)")
-    ax.set_xlabel("first principal component")
-    ax.set_ylabel("second principal component")
-    ax.legend(loc="best", fontsize=10)
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    _spread_labels(fig, labels)
-    with atomic_write(path, "wb") as f:
-        fig.savefig(f, format="png")
-    plt.close(fig)
+    groups = {g: [w for w in members if w in vectors] for g, members in PICTURE_GROUPS.items()}
+    draw_map(vectors, {g: ws for g, ws in groups.items() if ws}, path,
+             title="wv-engine demo: skip-gram vectors of Emma + Moby-Dick (PCA of unit vectors)")
     return path
 
 

@@ -55,6 +55,8 @@ class TrainingStats:
         interrupted: True when Ctrl-C (or an error) stopped the call.
         epoch_stats: one EpochStats per finished epoch.
         syncs: on a cluster, the weight averages done.
+        epoch_scores: what an EpochScores callback measured, one entry per
+            scored epoch (wv_engine.epoch_scores).
     """
 
     epochs: int = 0
@@ -63,6 +65,7 @@ class TrainingStats:
     interrupted: bool = False
     epoch_stats: list[EpochStats] = field(default_factory=list)
     syncs: int = 0  # on a cluster: weight averages done (each moves the model to and from every worker)
+    epoch_scores: list[dict] = field(default_factory=list)
 
     @property
     def epoch_loss(self) -> list[float]:

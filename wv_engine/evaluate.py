@@ -44,25 +44,41 @@ class _Lookup:
             raise ValueError(f"restrict_vocab must be positive, got {restrict_vocab}")
         self.case_insensitive = case_insensitive
         self.unit = vectors.unit_head(limit)
-        keys = vectors.words[:limit]
-        if case_insensitive:
-            keys = [w.upper() for w in keys]
-        index: dict[str, int] = {}
-        for i, key in enumerate(keys):
-            index.setdefault(key, i)  # the earliest (most frequent) row wins a collision
-        self.index = index
-        # For each row, the row that stands for its folded string.
-        self.canonical = np.fromiter((index[k] for k in keys), dtype=np.int64, count=limit)
-        # Rows that lost a collision, grouped by the row they fold into.
-        self.aliases: dict[int, list[int]] = {}
-        for row in np.flatnonzero(self.canonical != np.arange(limit)):
-            self.aliases.setdefault(int(self.canonical[row]), []).append(int(row))
+        self.index, self.canonical, self.aliases = _folded(vectors.words, limit, case_insensitive)
 
     def fold(self, word: str) -> str:
         return word.upper() if self.case_insensitive else word
 
     def get(self, word: str) -> int | None:
         return self.index.get(self.fold(word))
+
+
+_FOLDED: list[tuple] = []  # _folded's last results, each with the words list it was made from
+
+
+def _folded(words: list[str], limit: int, case_insensitive: bool) -> tuple[dict, np.ndarray, dict]:
+    """(index, canonical, aliases) of the first `limit` words: the row of
+    each (folded) string, the earliest one winning a collision; for each
+    row, the row that stands for its string; rows that lost a collision,
+    by the row they fold into. Kept for the last few word lists (the list
+    itself held, so that it is the same one; a scorer called every epoch
+    folds a vocabulary once)."""
+    for held, n, key, result in _FOLDED:
+        if held is words and n == len(words) and key == (limit, case_insensitive):
+            return result
+    keys = words[:limit]
+    if case_insensitive:
+        keys = [w.upper() for w in keys]
+    index: dict[str, int] = {}
+    for i, key in enumerate(keys):
+        index.setdefault(key, i)
+    canonical = np.fromiter((index[k] for k in keys), dtype=np.int64, count=limit)
+    aliases: dict[int, list[int]] = {}
+    for row in np.flatnonzero(canonical != np.arange(limit)):
+        aliases.setdefault(int(canonical[row]), []).append(int(row))
+    _FOLDED.insert(0, (words, len(words), (limit, case_insensitive), (index, canonical, aliases)))
+    del _FOLDED[4:]
+    return index, canonical, aliases
 
 
 def _read_lines(path: str | os.PathLike) -> Iterator[tuple[int, str]]:
@@ -251,11 +267,36 @@ def _parse_pairs(path: str | os.PathLike) -> list[tuple[int, str, str, float]]:
     return pairs
 
 
+def _ranks(x: np.ndarray) -> np.ndarray:
+    """1-based ranks, ties given their mean rank (Spearman's convention)."""
+    _, inverse, counts = np.unique(x, return_inverse=True, return_counts=True)
+    last = np.cumsum(counts)
+    return (last - (counts - 1) / 2.0)[inverse]
+
+
+def _correlation(x: np.ndarray, y: np.ndarray) -> float:
+    """Pearson's r in float64 (NaN when either side is constant)."""
+    dx, dy = x - x.mean(), y - y.mean()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return float(np.clip(np.dot(dx, dy) / math.sqrt(np.dot(dx, dx) * np.dot(dy, dy)), -1.0, 1.0))
+
+
+def _pvalue(r: float, n: int) -> float:
+    """Two-sided p-value of a correlation r over n pairs under no association
+    (Student's t with n - 2 degrees of freedom, as scipy.stats computes it)."""
+    from scipy.special import betainc
+
+    if n <= 2 or r != r:
+        return 1.0 if n <= 2 else math.nan
+    return float(betainc((n - 2) / 2.0, 0.5, max(0.0, 1.0 - r * r)))
+
+
 def evaluate_word_pairs(
     vectors: Vectors,
     path: str | os.PathLike | None = None,
     restrict_vocab: int | None = 300000,
     case_insensitive: bool = True,
+    pvalues: bool = True,
 ) -> dict[str, Any]:
     """Correlation between human similarity scores and cosine similarities of word pairs.
 
@@ -265,10 +306,9 @@ def evaluate_word_pairs(
 
     Returns {"pearson", "pearson_pvalue", "spearman", "spearman_pvalue", "pairs" (used),
     "oov" (skipped), "oov_ratio" (fraction of all pairs), "restrict_vocab",
-    "case_insensitive"}; correlations are None when fewer than two pairs remain.
+    "case_insensitive"}; correlations are None when fewer than two pairs remain, p-values
+    also when `pvalues` is False (they need scipy, slow to import once).
     """
-    from scipy import stats
-
     if path is None:
         from .datasets import path as dataset_path
 
@@ -293,10 +333,12 @@ def evaluate_word_pairs(
         "restrict_vocab": restrict_vocab, "case_insensitive": case_insensitive,
     }
     if len(gold) >= 2:
-        pr = stats.pearsonr(gold, model)
-        sr = stats.spearmanr(gold, model)
-        result.update(pearson=float(pr[0]), pearson_pvalue=float(pr[1]),
-                      spearman=float(sr[0]), spearman_pvalue=float(sr[1]))
+        gold_array = np.asarray(gold, dtype=np.float64)
+        result.update(pearson=_correlation(gold_array, model),
+                      spearman=_correlation(_ranks(gold_array), _ranks(model)))
+        if pvalues:
+            result.update(pearson_pvalue=_pvalue(result["pearson"], len(gold)),
+                          spearman_pvalue=_pvalue(result["spearman"], len(gold)))
     return result
 
 

@@ -49,6 +49,7 @@ class GloVeStats:
     blocks: int = 0
     grid_bands: int = 0  # trained on a grid of this many bands per side (0: none)
     epochs: list[GloVeEpoch] = field(default_factory=list)
+    epoch_scores: list[dict] = field(default_factory=list)  # an EpochScores callback's (epoch_scores.py)
 
     @property
     def epoch_cost(self) -> list[float]:
