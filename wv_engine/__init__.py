@@ -34,6 +34,7 @@ _require_compiled_modules()
 logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 from .corpus import Corpus, EncodedCorpus
+from .epoch_scores import EpochScores
 from .errors import CorpusError, FormatError, InputFileError, NotAModelError
 from .io import load_vectors
 from .vectors import UnknownWordError, Vectors
@@ -52,6 +53,6 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
-    "Corpus", "CorpusError", "EncodedCorpus", "EpochStats", "FormatError", "GloVe", "InputFileError",
+    "Corpus", "CorpusError", "EncodedCorpus", "EpochScores", "EpochStats", "FormatError", "GloVe", "InputFileError",
     "NotAModelError", "TrainingStats", "UnknownWordError", "Vectors", "Vocabulary", "Word2Vec", "load_vectors", "__version__",
 ]
