@@ -212,3 +212,14 @@ def test_glove_and_word2vec_models_take_the_callbacks_in_python(sets, tmp_path):
     model = GloVe(dim=8, epochs=2, min_count=1, threads=1)
     model.fit(text, callbacks=[scores, maps])
     assert [e["epoch"] for e in model.last_stats.epoch_scores] == [1, 2] and len(maps.paths) == 2
+
+
+def test_the_default_map_groups_come_from_the_analogy_set():
+    from wv_engine import Vectors
+    from wv_engine.maps import analogy_groups
+
+    words = ["athens", "greece", "baghdad", "iraq", "boy", "girl", "brother", "sister", "whale", "ship"]
+    v = Vectors(words, np.random.default_rng(0).standard_normal((len(words), 8)).astype(np.float32))
+    assert analogy_groups(v) == {"capitals": ["athens", "baghdad"], "countries": ["greece", "iraq"],
+                                 "male": ["boy", "brother"], "female": ["girl", "sister"]}
+    assert analogy_groups(v, restrict_vocab=4) == {"capitals": ["athens", "baghdad"], "countries": ["greece", "iraq"]}

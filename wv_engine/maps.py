@@ -45,7 +45,8 @@ def choose_words(vectors: Any, words: Sequence[str] | None = None, top: int | No
 
 def analogy_groups(vectors: Any, restrict_vocab: int = 30000, most: int = 15) -> dict[str, list[str]]:
     """Groups of words from the shipped analogy set that the vectors know
-    among their restrict_vocab most frequent (capitals / countries,
+    (case-folded, as the analogy evaluation matches) among their
+    restrict_vocab most frequent (capitals / countries,
     male / female), at most `most` a group: a map of them shows whether the
     vectors have learned those relations. Groups with fewer than 2 words are
     left out."""
@@ -53,7 +54,9 @@ def analogy_groups(vectors: Any, restrict_vocab: int = 30000, most: int = 15) ->
     from .evaluate import _questions
 
     parsed, _, _ = _questions(dataset_path("questions-words"))
-    known = set(vectors.words[:restrict_vocab])
+    known: dict[str, str] = {}  # as the analogy evaluation matches: case-folded, the most frequent spelling
+    for w in vectors.words[:restrict_vocab]:
+        known.setdefault(w.upper(), w)
     groups: dict[str, list[str]] = {}
     for section, questions in parsed:
         if section not in GROUP_SECTIONS:
@@ -62,8 +65,9 @@ def analogy_groups(vectors: Any, restrict_vocab: int = 30000, most: int = 15) ->
         for _, (a, b, c, d) in questions:
             for side, w in ((0, a), (1, b), (0, c), (1, d)):
                 members = groups.setdefault(sides[side], [])
-                if w in known and w not in members and len(members) < most:
-                    members.append(w)
+                word = known.get(w.upper())
+                if word is not None and word not in members and len(members) < most:
+                    members.append(word)
     return {g: ws for g, ws in groups.items() if len(ws) >= 2}
 
 
