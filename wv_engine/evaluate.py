@@ -144,12 +144,14 @@ def _excluded(lookup: _Lookup, q: np.ndarray) -> np.ndarray:
     width = max((len(v) for v in lookup.aliases.values()), default=0)
     if not width:
         return q.astype(np.int32)
-    extra = np.full(q.shape + (width,), -1, dtype=np.int32)
-    for row in np.unique(q).tolist():
+    rows, inverse = np.unique(q, return_inverse=True)
+    table = np.full((len(rows), width), -1, dtype=np.int32)  # each distinct question word's spellings
+    for i, row in enumerate(rows.tolist()):
         spellings = lookup.aliases.get(row)
         if spellings:
-            extra[q == row, :len(spellings)] = spellings
-    return np.ascontiguousarray(np.concatenate([q.astype(np.int32), extra.reshape(len(q), 3 * width)], axis=1))
+            table[i, :len(spellings)] = spellings
+    extra = table[inverse.reshape(q.shape)].reshape(len(q), 3 * width)
+    return np.ascontiguousarray(np.concatenate([q.astype(np.int32), extra], axis=1))
 
 
 def _answers(lookup: _Lookup, q: np.ndarray, method: str, threads: int) -> np.ndarray:
