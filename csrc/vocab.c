@@ -163,6 +163,22 @@ static void count_token(void *ctx, const char *w, int len) {
 
 static void count_newline(void *ctx) { count_token(ctx, NULL, -1); }
 
+int wv_counter_push(wv_counter *c, const char *word, int len) {
+    count_token(c, word, len);
+    return c->batch.n == 0;
+}
+
+wv_status wv_counter_flush(wv_counter *c) {
+    count_batch(c);
+    return c->error;
+}
+
+int64_t wv_counter_count_of(const wv_counter *c, const char *word, int len) {
+    uint64_t h = wv_hash_bytes(word, len);
+    const int64_t *v = wv_strtab_find(&c->parts[part_of(h, c->n_parts)], word, len, h);
+    return v ? *v : 0;
+}
+
 wv_status wv_counter_feed(wv_counter *c, const char *buf, size_t n, int final) {
     if (c->error) return c->error;
     wv_tokenize(&c->tok, buf, n, final, count_token, NULL, c);

@@ -36,6 +36,7 @@ logging.getLogger(__name__).addHandler(logging.NullHandler())
 from .corpus import Corpus, EncodedCorpus
 from .errors import CorpusError, FormatError, InputFileError
 from .io import load_vectors
+from .phrases import Phrases
 from .vectors import UnknownWordError, Vectors
 from .vocab import Vocabulary
 from .word2vec import EpochStats, TrainingStats, Word2Vec
@@ -53,5 +54,5 @@ def __getattr__(name: str):
 
 __all__ = [
     "Corpus", "CorpusError", "EncodedCorpus", "EpochStats", "FormatError", "GloVe", "InputFileError",
-    "TrainingStats", "UnknownWordError", "Vectors", "Vocabulary", "Word2Vec", "load_vectors", "__version__",
+    "Phrases", "TrainingStats", "UnknownWordError", "Vectors", "Vocabulary", "Word2Vec", "load_vectors", "__version__",
 ]
