@@ -311,3 +311,53 @@ def test_random_bytes_never_crash_the_reader(tmp_path):
             Phrases.load(path)
         except FormatError:
             pass
+
+
+# ---------------------------------------------------------------- the command line
+def test_cli_learns_saves_applies_and_reports(tmp_path, capsys):
+    import json
+
+    from wv_engine.cli import main
+
+    lines = planted_corpus(n_lines=600, seed=5)
+    path = write(tmp_path, lines)
+    out, model, stats = tmp_path / "p.txt", tmp_path / "m.phrases", tmp_path / "s.json"
+    assert main(["phrases", path, "-o", str(out), "--save-model", str(model), "--passes", "2", "--min-count", "3",
+                 "--threshold", "5", "--threads", "2", "--stats-json", str(stats)]) == 0
+    assert "new_york_times" in out.read_text().split()
+    report = json.loads(stats.read_text())
+    assert len(report["passes"]) == 2 and report["passes"][0]["prunes"] == 0
+    assert report["phrases"] == len(Phrases.load(model).phrases())
+    again = tmp_path / "q.txt"
+    assert main(["phrases", path, "--model", str(model), "-o", str(again), "--quiet"]) == 0
+    assert again.read_bytes() == out.read_bytes()
+    assert main(["phrases", path, "-o", str(tmp_path / "r.txt"), "--max-vocab-size", "200", "--min-count", "3",
+                 "--threshold", "5"]) == 0
+    assert "pruned" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("flags,message", [
+    (["--delimiter", " "], "no whitespace"), (["--scoring", "npmi", "--threshold", "3"], "-1..1"),
+    (["--min-count", "0"], "must be >= 1"), (["--threshold", "0"], "threshold must be > 0"),
+])
+def test_cli_refuses_bad_settings(tmp_path, capsys, flags, message):
+    from wv_engine.cli import main
+
+    path = write(tmp_path, planted_corpus(seed=0))
+    try:
+        status = main(["phrases", path, "-o", str(tmp_path / "o.txt")] + flags)
+    except SystemExit as exc:  # the parser's own checks
+        status = exc.code
+    assert status != 0 and message in capsys.readouterr().err
+
+
+def test_cli_damaged_model_and_nothing_to_write(tmp_path, capsys):
+    from wv_engine.cli import main
+
+    path = write(tmp_path, planted_corpus(seed=0))
+    bad = tmp_path / "bad.phrases"
+    bad.write_bytes(b"\x89WVP\r\n\x1a\n\x01\x00\x00\x00\xff\x00\x00\x00{")
+    assert main(["phrases", path, "--model", str(bad), "-o", str(tmp_path / "o.txt")]) == 1
+    assert "bad.phrases" in capsys.readouterr().err and not (tmp_path / "o.txt").exists()
+    assert main(["phrases", path]) == 1
+    assert "nothing to write" in capsys.readouterr().err

@@ -16,6 +16,7 @@ import time
 from typing import Sequence
 
 from .cli_args import FORMATS, MATRIX_FORMATS, build_parser, typed_flags
+from .cli_phrases import run_phrases
 from .files import write_json
 from .memory import peak_rss_bytes
 
@@ -307,8 +308,7 @@ def run_word2vec(args) -> int:
             "vocab_size": len(vocab),
             "corpus_words": stats.corpus_words,  # in-vocabulary tokens: what each epoch trains on
             "corpus_tokens": vocab.total_tokens,  # every token in the file, out-of-vocabulary ones too
-            "epochs": stats.epochs,
-            "threads": model.threads,
+            "epochs": stats.epochs, "threads": model.threads,
             "count_seconds": count_seconds,
             "encode_seconds": encode_seconds,
             "train_seconds": stats.train_seconds,
@@ -404,7 +404,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MemoryError as exc:
         print(f"wv-engine: error: {_memory_message(args, exc)}", file=sys.stderr)
         return EXIT_ERROR
-    except (ValueError, KeyError, OSError, MemoryError, RuntimeError, FloatingPointError, ImportError) as exc:
+    except (ValueError, KeyError, OSError, RuntimeError, FloatingPointError, ImportError) as exc:
         # a bare KeyError's str() is its repr; ours (UnknownWordError) reads well
         message = exc.args[0] if type(exc) is KeyError and exc.args else exc
         if isinstance(exc, FileNotFoundError) and exc.filename:
@@ -434,14 +434,14 @@ def _memory_message(args, exc: MemoryError) -> str:
     detail = str(exc).strip()
     if detail:
         return detail
+    matrix = "raise --min-count, lower --memory-limit or --window, or set --max-vocab-size"
     advice = {"word2vec": "raise --min-count, set --max-vocab-size or --max-final-vocab, or lower --dim",
-              "glove": "raise --min-count, lower --memory-limit or --window, or set --max-vocab-size",
-              "svd": "raise --min-count, lower --memory-limit or --window, or set --max-vocab-size"}
+              "glove": matrix, "svd": matrix, "phrases": "set --memory-limit or --max-vocab-size"}
     return (f"out of memory during `wv-engine {args.command}`; "
             + advice.get(args.command, "free memory or use a smaller input"))
 
 
-COMMANDS = {"word2vec": run_word2vec, "glove": run_glove, "svd": run_svd, "eval": run_eval,
+COMMANDS = {"word2vec": run_word2vec, "glove": run_glove, "svd": run_svd, "eval": run_eval, "phrases": run_phrases,
             "similar": run_similar, "analogy": run_analogy, "convert": run_convert, "demo": run_demo}
 
 
