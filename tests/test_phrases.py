@@ -13,149 +13,23 @@ from wv_engine import FormatError, Phrases
 from wv_engine.phrases import ENGLISH_CONNECTOR_WORDS
 
 
-# ---------------------------------------------------------------- references
-def w2p_reference(lines, min_count, threshold):
-    """word2phrase.c's algorithm: words and "a_b" pairs in one table, pairs
-    running on across line ends; a pair joins when (count(ab) - min_count) /
-    count(a) / count(b) x words > threshold in float32 arithmetic, all three
-    counts >= min_count, greedily from the left; lines never join."""
-    counts, total, last = {}, 0, None
-    for line in lines:
-        for w in line:
-            total += 1
-            counts[w] = counts.get(w, 0) + 1
-            if last is not None:
-                counts[last + "_" + w] = counts.get(last + "_" + w, 0) + 1
-            last = w
-    f = np.float32
-
-    def joins(a, b):
-        pa, pb, pab = counts.get(a, 0), counts.get(b, 0), counts.get(a + "_" + b, 0)
-        if min(pa, pb, pab) < min_count:
-            return False
-        return f(pab - min_count) / f(pa) / f(pb) * f(total) > f(threshold)
-
-    out = []
-    for line in lines:
-        res, i = [], 0
-        while i < len(line):
-            if i + 1 < len(line) and joins(line[i], line[i + 1]):
-                res.append(line[i] + "_" + line[i + 1])
-                i += 2
-            else:
-                res.append(line[i])
-                i += 1
-        out.append(res)
-    return out
-
-
-def gensim_reference(lines, min_count, threshold, scoring, connectors=frozenset()):
-    """gensim 4's Phrases + FrozenPhrases: counts of non-connector words and
-    of candidates (a word, connector words, a word) joined by "_", within a
-    line; default score (count(ab) - min_count) / (count(a) count(b)) x
-    distinct keys, npmi; applied left to right."""
-    counts, total = {}, 0
-    for line in lines:
-        start, between = None, []
-        for w in line:
-            total += 1
-            if w in connectors:
-                if start is not None:
-                    between.append(w)
-                continue
-            counts[w] = counts.get(w, 0) + 1
-            if start is not None:
-                key = "_".join([start] + between + [w])
-                counts[key] = counts.get(key, 0) + 1
-            start, between = w, []
-
-    def score(key):
-        parts = key.split("_")
-        a, b, ab = counts.get(parts[0], 0), counts.get(parts[-1], 0), counts[key]
-        if a <= 0 or b <= 0:
-            return None
-        if scoring == "default":
-            s = (ab - min_count) / float(a * b) * len(counts)
-        else:
-            if ab < min_count:
-                return None
-            pa, pb, pab = a / total, b / total, ab / total
-            s = math.log(pab / (pa * pb)) / -math.log(pab)
-        return s if s > threshold else None
-
-    phrases = {k: score(k) for k in counts if "_" in k}
-    phrases = {k: s for k, s in phrases.items() if s is not None}
-    out = []
-    for line in lines:
-        res, start, between = [], None, []
-        for w in line:
-            if w in connectors:
-                if start is None:
-                    res.append(w)
-                else:
-                    between.append(w)
-                continue
-            if start is not None:
-                key = "_".join([start] + between + [w])
-                if key in phrases:
-                    res.append(key)
-                    start, between = None, []
-                    continue
-                res += [start] + between
-            start, between = w, []
-        if start is not None:
-            res += [start] + between
-        out.append(res)
-    return phrases, out
-
-
-def planted_corpus(n_lines=400, seed=0, connectors=False):
-    """Random words with planted pairs: "new york" (often "new york times"),
-    "bank of america" (when connectors) and a frequent word that is no phrase."""
-    rng = np.random.default_rng(seed)
-    vocab = [f"w{i}" for i in range(60)]
-    lines = []
-    for _ in range(n_lines):
-        line = [vocab[i] for i in rng.integers(0, 60, rng.integers(3, 15))]
-        r = rng.random()
-        pos = int(rng.integers(0, len(line)))
-        if r < 0.3:
-            line[pos:pos] = ["new", "york"] + (["times"] if rng.random() < 0.6 else [])
-        elif r < 0.5 and connectors:
-            line[pos:pos] = ["bank", "of", "america"]
-        elif r < 0.7:
-            line[pos:pos] = ["the"] * int(rng.integers(1, 3))
-        lines.append(line)
-    return lines
-
-
-def write(tmp_path, lines, name="c.txt"):
-    path = tmp_path / name
-    path.write_text("\n".join(" ".join(line) for line in lines) + "\n")
-    return str(path)
-
-
-def read_tokens(path):
-    return [line.split() for line in open(path).read().splitlines()]
-
-
 # ---------------------------------------------------------------- learning and applying
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_word2phrase_scoring_matches_the_reference_algorithm(tmp_path, seed):
-    lines = planted_corpus(seed=seed)
-    path = write(tmp_path, lines)
+def test_word2phrase_scoring_matches_the_reference_algorithm(refs, tmp_path, seed):
+    lines = refs.planted_corpus(seed=seed)
+    path = refs.write(tmp_path, lines)
     model = Phrases(path, min_count=3, threshold=5.0, threads=1)
     out = tmp_path / "out.txt"
     model.apply_file(path, out)
-    assert read_tokens(out) == w2p_reference(lines, 3, 5.0)
+    assert refs.read_tokens(out) == refs.w2p_reference(lines, 3, 5.0)
     assert "new_york" in model.phrases()
 
 
 @pytest.mark.parametrize("scoring,threshold", [("default", 2.0), ("npmi", 0.3)])
 @pytest.mark.parametrize("connectors", [frozenset(), ENGLISH_CONNECTOR_WORDS])
-def test_gensim_scorings_match_the_reference_algorithm(tmp_path, scoring, threshold, connectors):
-    lines = planted_corpus(seed=3, connectors=True)
-    phrases, expected = gensim_reference(lines, 4, threshold, scoring, connectors)
+def test_gensim_scorings_match_the_reference_algorithm(refs, tmp_path, scoring, threshold, connectors):
+    lines = refs.planted_corpus(seed=3, connectors=True)
+    phrases, expected = refs.gensim_reference(lines, 4, threshold, scoring, connectors)
     model = Phrases(lines, min_count=4, threshold=threshold, scoring=scoring, connector_words=connectors)
     found = model.phrases()
     assert found.keys() == phrases.keys() and all(found[k] == phrases[k] for k in found)  # same floats
@@ -180,9 +54,9 @@ def test_hand_computed_scores():
     assert "b_a" in w2p  # counted across line ends, as word2phrase.c does
 
 
-def test_two_passes_form_longer_phrases(tmp_path):
-    lines = planted_corpus(n_lines=600, seed=5)
-    path = write(tmp_path, lines)
+def test_two_passes_form_longer_phrases(refs, tmp_path):
+    lines = refs.planted_corpus(n_lines=600, seed=5)
+    path = refs.write(tmp_path, lines)
     one = Phrases(path, min_count=3, threshold=5.0)
     two = Phrases(path, passes=2, min_count=3, threshold=5.0)
     assert "new_york_times" not in one.phrases() and "new_york_times" in two.phrases()
@@ -195,16 +69,16 @@ def test_two_passes_form_longer_phrases(tmp_path):
 
 
 @pytest.mark.parametrize("scoring", ["word2phrase", "default"])
-def test_threads_and_byte_ranges_give_exactly_one_pass(tmp_path, monkeypatch, scoring):
+def test_threads_and_byte_ranges_give_exactly_one_pass(refs, tmp_path, monkeypatch, scoring):
     import wv_engine.corpus
     import wv_engine.phrases
 
     monkeypatch.setattr(wv_engine.corpus, "PARALLEL_MIN_BYTES", 1)
     monkeypatch.setattr(wv_engine.phrases, "LEAD_BYTES", 64)  # lead-ins and lead-outs much shorter than the text
-    lines = planted_corpus(n_lines=1500, seed=7, connectors=True)
+    lines = refs.planted_corpus(n_lines=1500, seed=7, connectors=True)
     # long lines too, so ranges cut inside lines
     lines = [sum(lines[i:i + 20], []) for i in range(0, len(lines), 20)]
-    path = write(tmp_path, lines)
+    path = refs.write(tmp_path, lines)
     settings = dict(passes=2, min_count=3, threshold=5.0 if scoring == "word2phrase" else 2.0, scoring=scoring,
                     connector_words=ENGLISH_CONNECTOR_WORDS if scoring == "default" else ())
     one = Phrases(path, threads=1, **settings)
@@ -227,8 +101,8 @@ def test_pruning_bounds_the_count_and_is_reported():
     assert Phrases(lines, min_count=5, threshold=1.0, memory_limit="1M").max_vocab_size == (1 << 20) // 256
 
 
-def test_token_lists_and_edge_sentences():
-    model = Phrases(planted_corpus(seed=1), min_count=3, threshold=5.0)
+def test_token_lists_and_edge_sentences(refs):
+    model = Phrases(refs.planted_corpus(seed=1), min_count=3, threshold=5.0)
     assert model[["new", "york"]] == ["new_york"]
     assert model[[]] == []
     assert list(model[[["new", "york"], ["x"]]]) == [["new_york"], ["x"]]
@@ -238,8 +112,8 @@ def test_token_lists_and_edge_sentences():
         model["new york"]
 
 
-def test_delimiter_and_connectors_in_output(tmp_path):
-    lines = planted_corpus(seed=2, connectors=True)
+def test_delimiter_and_connectors_in_output(refs, tmp_path):
+    lines = refs.planted_corpus(seed=2, connectors=True)
     model = Phrases(lines, min_count=3, threshold=1.0, scoring="default", delimiter="::",
                     connector_words=ENGLISH_CONNECTOR_WORDS)
     assert model[["bank", "of", "america"]] == ["bank::of::america"]
@@ -259,8 +133,8 @@ def test_bad_settings_are_clear_errors(kwargs, match):
 
 
 # ---------------------------------------------------------------- the model file
-def test_save_load_round_trip(tmp_path):
-    lines = planted_corpus(seed=4, connectors=True)
+def test_save_load_round_trip(refs, tmp_path):
+    lines = refs.planted_corpus(seed=4, connectors=True)
     model = Phrases(lines, passes=2, min_count=3, threshold=[2.0, 1.0], scoring="default",
                     connector_words=ENGLISH_CONNECTOR_WORDS)
     path = tmp_path / "m.phrases"
@@ -289,17 +163,17 @@ def _damage(data: bytes, how: str) -> bytes:
 
 
 @pytest.mark.parametrize("how", ["truncated", "magic", "trailing", "json", "count", "version"])
-def test_a_damaged_model_file_is_a_format_error(tmp_path, how):
+def test_a_damaged_model_file_is_a_format_error(refs, tmp_path, how):
     path = tmp_path / "m.phrases"
-    Phrases(planted_corpus(seed=0), min_count=3, threshold=5.0).save(path)
+    Phrases(refs.planted_corpus(seed=0), min_count=3, threshold=5.0).save(path)
     path.write_bytes(_damage(path.read_bytes(), how))
     with pytest.raises(FormatError):
         Phrases.load(path)
 
 
-def test_random_bytes_never_crash_the_reader(tmp_path):
+def test_random_bytes_never_crash_the_reader(refs, tmp_path):
     path = tmp_path / "m.phrases"
-    Phrases(planted_corpus(seed=0), min_count=3, threshold=5.0).save(path)
+    Phrases(refs.planted_corpus(seed=0), min_count=3, threshold=5.0).save(path)
     data = bytearray(path.read_bytes())
     rng = np.random.default_rng(0)
     for _ in range(200):
@@ -314,13 +188,13 @@ def test_random_bytes_never_crash_the_reader(tmp_path):
 
 
 # ---------------------------------------------------------------- the command line
-def test_cli_learns_saves_applies_and_reports(tmp_path, capsys):
+def test_cli_learns_saves_applies_and_reports(refs, tmp_path, capsys):
     import json
 
     from wv_engine.cli import main
 
-    lines = planted_corpus(n_lines=600, seed=5)
-    path = write(tmp_path, lines)
+    lines = refs.planted_corpus(n_lines=600, seed=5)
+    path = refs.write(tmp_path, lines)
     out, model, stats = tmp_path / "p.txt", tmp_path / "m.phrases", tmp_path / "s.json"
     assert main(["phrases", path, "-o", str(out), "--save-model", str(model), "--passes", "2", "--min-count", "3",
                  "--threshold", "5", "--threads", "2", "--stats-json", str(stats)]) == 0
@@ -340,10 +214,10 @@ def test_cli_learns_saves_applies_and_reports(tmp_path, capsys):
     (["--delimiter", " "], "no whitespace"), (["--scoring", "npmi", "--threshold", "3"], "-1..1"),
     (["--min-count", "0"], "must be >= 1"), (["--threshold", "0"], "threshold must be > 0"),
 ])
-def test_cli_refuses_bad_settings(tmp_path, capsys, flags, message):
+def test_cli_refuses_bad_settings(refs, tmp_path, capsys, flags, message):
     from wv_engine.cli import main
 
-    path = write(tmp_path, planted_corpus(seed=0))
+    path = refs.write(tmp_path, refs.planted_corpus(seed=0))
     try:
         status = main(["phrases", path, "-o", str(tmp_path / "o.txt")] + flags)
     except SystemExit as exc:  # the parser's own checks
@@ -351,10 +225,10 @@ def test_cli_refuses_bad_settings(tmp_path, capsys, flags, message):
     assert status != 0 and message in capsys.readouterr().err
 
 
-def test_cli_damaged_model_and_nothing_to_write(tmp_path, capsys):
+def test_cli_damaged_model_and_nothing_to_write(refs, tmp_path, capsys):
     from wv_engine.cli import main
 
-    path = write(tmp_path, planted_corpus(seed=0))
+    path = refs.write(tmp_path, refs.planted_corpus(seed=0))
     bad = tmp_path / "bad.phrases"
     bad.write_bytes(b"\x89WVP\r\n\x1a\n\x01\x00\x00\x00\xff\x00\x00\x00{")
     assert main(["phrases", path, "--model", str(bad), "-o", str(tmp_path / "o.txt")]) == 1

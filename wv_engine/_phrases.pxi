@@ -44,6 +44,7 @@ cdef extern from "phrases.h":
     wv_status wv_phrase_pipe_feed(wv_phrase_pipe *p, const char *buf, size_t n, int owned, int final,
                                   char *out, size_t cap, size_t *written) nogil
     int wv_phrase_pipe_settled(const wv_phrase_pipe *p) nogil
+    int64_t wv_counter_count_of(const wv_counter *c, const char *word, int length) nogil
 
 PHRASE_MAX_KEY = WV_PHRASE_MAX_KEY
 PHRASE_MAX_DELIMITER = WV_PHRASE_MAX_DELIMITER
@@ -193,3 +194,10 @@ cdef class PhrasePipe:
     def words(self):
         """Tokens counted (the caller's own, connector words too)."""
         return self.p.words
+
+
+def count_of(WordCounter counter not None, bytes key not None):
+    """The count of a word or candidate key in the counter (0: not held)."""
+    if len(key) > WV_PHRASE_MAX_KEY:
+        return 0
+    return wv_counter_count_of(&counter.c, key, len(key))

@@ -5,9 +5,16 @@ written atomically, every number checked before use. Its layout::
     4 bytes  version (uint32 little-endian), 1
     4 bytes  length of the JSON header (uint32 little-endian)
     JSON     {"format": "wv_engine phrases", "layers": [{"settings": {...},
-             "stats": {...}, "phrases": n, "keys_bytes": b}, ...]}
+             "stats": {...}, "phrases": n, "keys_bytes": b}, ...],
+             "extra": {...}, "table": {"entries": m, "keys_bytes": c,
+             "dtype": "int64" or "float64"}}   (extra and table optional)
     per layer: its keys (b bytes, joined by newlines), its scores
              (n float64 little-endian), its splits (n int32 little-endian)
+    the table: its keys (c bytes, joined by newlines), its values (m of dtype)
+
+A table holds what a layer cannot: the counts of a gensim Phrases, the
+phrases of a FrozenPhrases whose delimiter holds whitespace
+(wv_engine.gensim.phrases); extra, that layer's settings.
 
 The file ends where the last layer does; anything else is damage."""
 
@@ -26,7 +33,7 @@ from .formats import checked_fields, checked_number, parse_json
 from .phrase_settings import SCORINGS, check_settings, connectors_bytes
 from . import _tokenize
 
-__all__ = ["MAGIC", "VERSION", "load_phrases", "save_phrases"]
+__all__ = ["MAGIC", "VERSION", "load_phrases", "read_phrase_file", "save_phrases"]
 
 MAGIC = b"\x89WVP\r\n\x1a\n"
 VERSION = 1
@@ -35,12 +42,25 @@ _MAX_HEADER = 1 << 26
 _MAX_LAYERS = 64
 
 
-def save_phrases(path: str | os.PathLike, layers: list[dict[str, Any]]) -> None:
+_DTYPES = {"int64": "<i8", "float64": "<f8"}
+
+
+def save_phrases(path: str | os.PathLike, layers: list[dict[str, Any]], extra: dict[str, Any] | None = None,
+                 table: tuple[bytes, np.ndarray] | None = None) -> None:
     """Writes the layers (dicts of keys, scores, splits, settings, stats),
-    atomically: a temporary file, then renamed."""
-    head = {"format": "wv_engine phrases",
-            "layers": [{"settings": layer["settings"], "stats": layer["stats"], "phrases": len(layer["scores"]),
-                        "keys_bytes": len(layer["keys"])} for layer in layers]}
+    and `extra` (JSON) and `table` (keys joined by newlines, int64 or
+    float64 values) where given, atomically: a temporary file, then renamed."""
+    head: dict[str, Any] = {
+        "format": "wv_engine phrases",
+        "layers": [{"settings": layer["settings"], "stats": layer["stats"], "phrases": len(layer["scores"]),
+                    "keys_bytes": len(layer["keys"])} for layer in layers]}
+    if extra is not None:
+        head["extra"] = extra
+    if table is not None:
+        keys, values = table
+        head["table"] = {"entries": len(values), "keys_bytes": len(keys), "dtype": str(values.dtype)}
+        if head["table"]["dtype"] not in _DTYPES:
+            raise ValueError(f"a table's values are int64 or float64, got {values.dtype}")
     import json
 
     blob = json.dumps(head, allow_nan=False).encode("utf-8")
@@ -51,6 +71,9 @@ def save_phrases(path: str | os.PathLike, layers: list[dict[str, Any]]) -> None:
             f.write(layer["keys"])
             f.write(np.ascontiguousarray(layer["scores"], "<f8").tobytes())
             f.write(np.ascontiguousarray(layer["splits"], "<i4").tobytes())
+        if table is not None:
+            f.write(table[0])
+            f.write(np.ascontiguousarray(table[1], _DTYPES[head["table"]["dtype"]]).tobytes())
 
 
 def _read(path: str, f: BinaryIO, n: int, what: str) -> bytes:
@@ -82,6 +105,28 @@ def load_phrases(path: str | os.PathLike) -> list[dict[str, Any]]:
     """The layers of a phrase model file (dicts of keys, scores, splits,
     settings, stats and the C table built from them); FormatError names
     what is wrong."""
+    return read_phrase_file(path)["layers"]
+
+
+def _table(path: str, f: BinaryIO, doc: Any, left: int) -> tuple[bytes, np.ndarray]:
+    if not isinstance(doc, dict) or doc.get("dtype") not in _DTYPES:
+        raise FormatError(path, "the table's header is damaged")
+    n = checked_number(path, "table field 'entries'", doc.get("entries"), 0, left)
+    keys_bytes = checked_number(path, "table field 'keys_bytes'", doc.get("keys_bytes"), 0, left)
+    if keys_bytes + 8 * n != left:
+        raise FormatError(path, f"the table needs {keys_bytes + 8 * n:,} bytes, {left:,} are left")
+    keys = _read(path, f, keys_bytes, "the table's keys")
+    values = np.frombuffer(_read(path, f, 8 * n, "the table's values"), _DTYPES[doc["dtype"]]).astype(doc["dtype"])
+    if (keys.count(b"\n") + 1 if keys else 0) != n:
+        raise FormatError(path, f"the table has {n:,} values, but its keys hold another number")
+    if doc["dtype"] == "float64" and not np.isfinite(values).all():
+        raise FormatError(path, "a table value is not a finite number")
+    return keys, values
+
+
+def read_phrase_file(path: str | os.PathLike) -> dict[str, Any]:
+    """{"layers": load_phrases's, "extra": the JSON object or None,
+    "table": (keys, values) or None}; FormatError names what is wrong."""
     path = os.fspath(path)
     size = os.path.getsize(path)
     with open(path, "rb") as f:
@@ -134,6 +179,13 @@ def load_phrases(path: str | os.PathLike) -> list[dict[str, Any]]:
                 raise FormatError(path, f"{where}: {exc}") from None
             layers.append({"keys": keys, "scores": scores, "splits": splits, "settings": settings, "stats": stats,
                            "table": table})
+        table = head.get("table")
+        if table is not None:
+            table = _table(path, f, table, size - end)
+            end = size
         if end != size:
             raise FormatError(path, f"{size - end:,} bytes after the last layer (damaged or not a phrase model)")
-    return layers
+        extra = head.get("extra")
+        if extra is not None and not isinstance(extra, dict):
+            raise FormatError(path, "the header's 'extra' is not a JSON object")
+    return {"layers": layers, "extra": extra, "table": table}
