@@ -235,3 +235,38 @@ def test_cli_damaged_model_and_nothing_to_write(refs, tmp_path, capsys):
     assert "bad.phrases" in capsys.readouterr().err and not (tmp_path / "o.txt").exists()
     assert main(["phrases", path]) == 1
     assert "nothing to write" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- training on a text read through phrases
+def test_training_through_phrases_equals_training_on_the_phrased_file(refs, tmp_path):
+    from wv_engine import Corpus, Word2Vec
+
+    lines = refs.planted_corpus(n_lines=800, seed=6)
+    path = refs.write(tmp_path, lines)
+    model = Phrases(path, passes=2, min_count=3, threshold=5.0)
+    phrased = tmp_path / "phrased.txt"
+    model.apply_file(path, phrased)
+    settings = dict(dim=16, epochs=2, min_count=2, threads=1, seed=3)
+    on_file = Word2Vec(**settings).fit(str(phrased))
+    through = Word2Vec(**settings).fit(Corpus(path, phrases=model))
+    assert through.vocab.words == on_file.vocab.words and "new_york_times" in through.vocab.words
+    assert np.array_equal(through.vectors.vectors, on_file.vectors.vectors)  # the same ids, bit for bit
+    tokens = [model[line] for line in lines]  # token lists are read through the model too
+    assert Word2Vec(**settings).fit(Corpus(tokens, phrases=model)).vocab.words == on_file.vocab.words
+    with pytest.raises(TypeError, match="phrase model"):
+        Corpus(path, phrases="model.phrases")
+
+
+@pytest.mark.parametrize("command", ["word2vec", "glove", "svd"])
+def test_cli_trains_with_phrases(refs, tmp_path, command):
+    from wv_engine.cli import main
+    from wv_engine.io import load_vectors
+
+    path = refs.write(tmp_path, refs.planted_corpus(n_lines=800, seed=6))
+    model = tmp_path / "m.phrases"
+    assert main(["phrases", path, "--save-model", str(model), "--min-count", "3", "--threshold", "5", "--quiet"]) == 0
+    out = tmp_path / "v.txt"
+    extra = ["--epochs", "1"] if command != "svd" else []
+    assert main([command, path, "-o", str(out), "--phrases", str(model), "--dim", "8", "--min-count", "2",
+                 "--format", "txt", "--quiet"] + extra) == 0
+    assert "new_york" in load_vectors(str(out)).words

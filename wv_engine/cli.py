@@ -16,7 +16,7 @@ import time
 from typing import Sequence
 
 from .cli_args import FORMATS, MATRIX_FORMATS, build_parser, typed_flags
-from .cli_phrases import run_phrases
+from .cli_phrases import read_input, run_phrases
 from .files import write_json
 from .memory import peak_rss_bytes
 
@@ -58,7 +58,6 @@ def _save_cooccurrence(args, matrix) -> None:
 
 def run_glove(args) -> int:
     """`wv-engine glove`: vocabulary, co-occurrences, AdaGrad training, vectors."""
-    from .corpus import Corpus
     from .glove import GloVe
 
     started = time.perf_counter()
@@ -71,7 +70,7 @@ def run_glove(args) -> int:
     settings = {k: v for k, v in settings.items() if v is not None}
     _check_outputs(args, "output", "checkpoint", "stats_json", "save_cooccurrence")
     with _cluster(args) as client:
-        corpus = args.input if client is not None else Corpus(args.input)  # resolved once
+        corpus = read_input(args, client)  # resolved once
         if args.resume:
             overrides = _resume_overrides(args, GloVe.saved_config(args.resume), GLOVE_FIXED,
                                           {"output_vectors": "output", "output": None})
@@ -133,7 +132,7 @@ def run_svd(args) -> int:
     started = time.perf_counter()
     _check_outputs(args, "output", "save_cooccurrence")
     with _cluster(args) as client:
-        vectors = ppmi_svd(args.input, dim=args.dim, window=args.window, min_count=args.min_count,
+        vectors = ppmi_svd(read_input(args, client), dim=args.dim, window=args.window, min_count=args.min_count,
                            max_vocab_size=args.max_vocab_size, cds=args.cds, shift=args.shift, eig=args.eig,
                            threads=args.threads, memory_limit=args.memory_limit, tmp_dir=args.tmp_dir,
                            client=client, progress=False if args.quiet else None,
@@ -244,6 +243,7 @@ def run_word2vec(args) -> int:
     interrupted = False
     _check_outputs(args, "output", "checkpoint", "stats_json", "save_vocab")
     with _cluster(args) as client:
+        source = read_input(args, client)  # with --phrases, read through the phrase model
         if args.resume:
             if client is not None:
                 raise ValueError("--resume trains on this machine; drop --scheduler")
@@ -265,7 +265,7 @@ def run_word2vec(args) -> int:
                              ids_on_disk=args.ids_on_disk, init_range=args.init_range,
                              regions=args.regions)
             _say(args, f"counting words in {args.input}")
-            model.build_vocab(args.input, client=client, progress=progress)
+            model.build_vocab(source, client=client, progress=progress)
         vocab = model.vocab
         count_seconds = time.perf_counter() - started
         _say(args, f"vocabulary: {len(vocab):,} words (min_count {model.min_count}) of "
@@ -276,7 +276,7 @@ def run_word2vec(args) -> int:
             vocab.save(args.save_vocab)
         t0 = time.perf_counter()
         finished = bool(args.resume) and model.unfinished_epochs == 0
-        corpus = args.input if client or finished else model.encode(args.input, progress=progress)
+        corpus = source if client or finished else model.encode(source, progress=progress)
         encode_seconds = time.perf_counter() - t0
         if finished:  # nothing left to train: the corpus is not even read
             from .epochs import TrainingStats

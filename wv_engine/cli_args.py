@@ -111,6 +111,7 @@ def _add_word2vec(sub) -> None:
     negatives.add_argument("--exact-negatives", dest="shared_negatives", action="store_false", default=None,
                            help="skip-gram NS: word2vec.c's per-pair kernel, fresh negatives for every pair")
     p.add_argument("--save-vocab", metavar="PATH", help="also write the vocabulary as 'word count' lines")
+    _add_phrase_model(p)
     p.add_argument("--tmp-dir", default=None, metavar="DIR",
                    help="where the encoded corpus goes when it is kept on disk (default: the system's "
                         "temporary directory; the file is unlinked at creation)")
@@ -127,6 +128,12 @@ def _add_word2vec(sub) -> None:
     p.add_argument("--lr-scale", type=_number(float, 0, 1000, low_open=True), default=None, metavar="X",
                    help="with --scheduler: each worker's learning rate times X (default: the number of "
                         "workers, at most 4, so the averaged model moves as one machine's would)")
+
+
+def _add_phrase_model(p) -> None:
+    p.add_argument("--phrases", metavar="MODEL", default=None,
+                   help="read the text through this phrase model (`wv-engine phrases --save-model`): its phrases "
+                        "are joined as the text is read, no phrased copy is written")
 
 
 def _add_checkpoints(p, what: str) -> None:
@@ -188,6 +195,7 @@ def _add_matrix_common(p, window: int) -> None:
                                                                    "and GloVe's record blocks go (default: the "
                                                                    "system's temporary directory)")
     p.add_argument("--max-vocab-size", type=positive_int, default=None)
+    _add_phrase_model(p)
     p.add_argument("--format", choices=list(MATRIX_FORMATS), default="txt",
                    help="txt: GloVe text (no header); bin: word2vec binary; native: ours")
     p.add_argument("--save-cooccurrence", metavar="PATH",

@@ -36,6 +36,22 @@ def _pass_line(i: int, stats: dict) -> str:
     return line
 
 
+def read_input(args, client=None):
+    """The training text of `wv-engine word2vec/glove/svd`, resolved once:
+    with --phrases MODEL a Corpus read through that phrase model; given to
+    a cluster (client), the path itself."""
+    from .corpus import Corpus
+
+    if getattr(args, "phrases", None) is None:
+        return args.input if client is not None else Corpus(args.input)
+    if client is not None:
+        raise ValueError("--phrases reads the text on this machine; drop --scheduler (or write the phrased text "
+                         "with `wv-engine phrases` first)")
+    from .phrases import Phrases
+
+    return Corpus(args.input, phrases=Phrases.load(args.phrases))
+
+
 def run_phrases(args) -> int:
     """`wv-engine phrases`: learn (or --model), --save-model, -o, --stats-json."""
     from .corpus import Corpus

@@ -191,7 +191,10 @@ class Phrases:
                 bar.close()
 
     # ------------------------------------------------------------ applying
-    def _pipe(self) -> Any:
+    def pipe(self) -> Any:
+        """A C pipe that joins every pass's phrases in text fed to it
+        (feed(chunk, final=False) -> bytes): what Corpus(..., phrases=)
+        reads the text through."""
         return _tokenize.PhrasePipe([layer.table for layer in self.layers])
 
     def apply_file(self, corpus: CorpusSource | Corpus, output: str | os.PathLike, *, threads: int | None = None,
@@ -211,7 +214,7 @@ class Phrases:
 
                     def one(i: int, shard: Shard):
                         piece = tempfile.TemporaryFile(dir=directory)
-                        _run_range(self._pipe(), shard, on_bytes, piece)
+                        _run_range(self.pipe(), shard, on_bytes, piece)
                         return piece
 
                     for piece in map_in_threads(corpus.path, threads, one):  # type: ignore[arg-type]
@@ -219,7 +222,7 @@ class Phrases:
                             piece.seek(0)
                             shutil.copyfileobj(piece, out, 1 << 22)
                 else:
-                    pipe = self._pipe()
+                    pipe = self.pipe()
                     for chunk in corpus.chunks(on_bytes=on_bytes):
                         out.write(pipe.feed(chunk))
                     out.write(pipe.feed(b"", final=True))
@@ -245,7 +248,7 @@ class Phrases:
             raise ValueError("a token is empty or holds whitespace; tokens are whitespace-separated in wv_engine")
         if not self.layers:
             return list(sentence)
-        out = self._pipe().feed(text, final=True)
+        out = self.pipe().feed(text, final=True)
         return out.decode("utf-8", "surrogateescape").split() if out else []
 
     def phrases(self) -> dict[str, float]:
