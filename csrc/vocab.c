@@ -163,6 +163,16 @@ static void count_token(void *ctx, const char *w, int len) {
 
 static void count_newline(void *ctx) { count_token(ctx, NULL, -1); }
 
+wv_status wv_counter_reserve(wv_counter *c, int64_t expected) {
+    for (int p = 0; p < c->n_parts; p++) {
+        wv_strtab *t = &c->parts[p];
+        if (t->n != 0) continue;
+        wv_strtab_free(t);
+        if (wv_strtab_init(t, expected / c->n_parts + 1)) return WV_ERR_NOMEM;
+    }
+    return WV_OK;
+}
+
 int wv_counter_push(wv_counter *c, const char *word, int len) {
     count_token(c, word, len);
     return c->batch.n == 0;

@@ -70,6 +70,10 @@ wv_status wv_counter_feed(wv_counter *c, const char *buf, size_t n, int final);
  * (the bytes of every word pushed before may then be reused), else 0: the
  * bytes must stay readable until then. */
 int wv_counter_push(wv_counter *c, const char *word, int len);
+/* Sizes the empty tables of c for `expected` distinct words in all, so
+ * that they do not grow (rehashing, touching fresh memory) on the way
+ * there. WV_ERR_NOMEM: c must then be freed. */
+wv_status wv_counter_reserve(wv_counter *c, int64_t expected);
 /* Counts the words pushed and not yet counted; c->error as wv_counter_feed. */
 wv_status wv_counter_flush(wv_counter *c);
 /* The count of a word (0 when not held). */

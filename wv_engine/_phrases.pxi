@@ -45,6 +45,7 @@ cdef extern from "phrases.h":
                                   char *out, size_t cap, size_t *written) nogil
     int wv_phrase_pipe_settled(const wv_phrase_pipe *p) nogil
     int64_t wv_counter_count_of(const wv_counter *c, const char *word, int length) nogil
+    wv_status wv_counter_reserve(wv_counter *c, int64_t expected) nogil
 
 PHRASE_MAX_KEY = WV_PHRASE_MAX_KEY
 PHRASE_MAX_DELIMITER = WV_PHRASE_MAX_DELIMITER
@@ -201,3 +202,11 @@ def count_of(WordCounter counter not None, bytes key not None):
     if len(key) > WV_PHRASE_MAX_KEY:
         return 0
     return wv_counter_count_of(&counter.c, key, len(key))
+
+
+def reserve(WordCounter counter not None, int64_t expected):
+    """Sizes the counter's (empty) tables for `expected` distinct keys."""
+    cdef wv_status rc
+    with nogil:
+        rc = wv_counter_reserve(&counter.c, expected)
+    raise_for(rc, f"sizing the phrase count for {expected:,} words and pairs")

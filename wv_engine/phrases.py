@@ -44,6 +44,12 @@ LEAD_BYTES = 1 << 16
 # full, its record, the arena's growth, and the merge of the threads'
 # tables): memory_limit / KEY_BYTES keys are held before rare ones are pruned.
 KEY_BYTES = 256
+# Natural text holds about one distinct word or pair per 24 bytes up to a
+# few hundred MB (wiki_17m: 4.2M in 100 MB; fewer per byte beyond): a
+# counting thread's tables start that large, up to RESERVE_MAX keys, rather
+# than grow there by doubling.
+BYTES_PER_KEY = 24
+RESERVE_MAX = 1 << 23
 
 
 def _encode(word: str) -> bytes:
@@ -174,6 +180,8 @@ class Phrases:
 
                 def one(i: int, shard: Shard) -> tuple[Any, int]:
                     counter = _tokenize.WordCounter(limit or 0, self.threads)
+                    _tokenize.reserve(counter, min((shard.end - shard.start) // BYTES_PER_KEY, limit or RESERVE_MAX,
+                                                   RESERVE_MAX))
                     pipe = _tokenize.PhrasePipe(layers, counter, words, across)
                     _run_range(pipe, shard, on_bytes)
                     return counter, pipe.words
