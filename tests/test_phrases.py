@@ -270,3 +270,16 @@ def test_cli_trains_with_phrases(refs, tmp_path, command):
     assert main([command, path, "-o", str(out), "--phrases", str(model), "--dim", "8", "--min-count", "2",
                  "--format", "txt", "--quiet"] + extra) == 0
     assert "new_york" in load_vectors(str(out)).words
+
+
+def test_where_word2phrase_differs_is_pinned(refs, tmp_path):
+    """docs/phrases.md, "Where the references differ": word2phrase.c cuts
+    words at 59 bytes and drops a last word that no newline ends; we keep
+    both (words up to 1,024 bytes, as everywhere in wv_engine)."""
+    long_word = "x" * 80
+    lines = refs.planted_corpus(seed=0) + [["new", "york", long_word, "tail"]]
+    path = tmp_path / "c.txt"
+    path.write_text("\n".join(" ".join(line) for line in lines))  # no newline at the end
+    out = tmp_path / "o.txt"
+    Phrases(str(path), min_count=3, threshold=5.0).apply_file(str(path), out)
+    assert out.read_text().split()[-3:] == ["new_york", long_word, "tail"]
