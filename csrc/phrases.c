@@ -66,6 +66,13 @@ void wv_phrase_table_free(wv_phrase_table *t) {
     memset(t, 0, sizeof *t);
 }
 
+static inline int start_bit(uint64_t h) { return (int)(h >> (64 - WV_PHRASE_START_BITS)); }
+
+static inline int may_start(const wv_phrase_table *t, uint64_t h) {
+    int b = start_bit(h);
+    return (int)(t->starts[b >> 6] >> (b & 63)) & 1;
+}
+
 wv_status wv_phrase_table_add(wv_phrase_table *t, const char *key, int len, double score, int32_t split) {
     if (len < 1 || len > WV_PHRASE_MAX_KEY) return WV_ERR_INVALID;
     int64_t *v;
@@ -75,6 +82,12 @@ wv_status wv_phrase_table_add(wv_phrase_table *t, const char *key, int len, doub
     if (!inserted) return WV_ERR_DUPLICATE;
     memcpy(v, &score, sizeof score);
     *wv_strtab_first_of(v) = split;
+    const char *d = t->words.delimiter;
+    int dl = t->words.delimiter_len;
+    for (int at = find_delimiter(key, len, d, dl, 1, 0); at > 0; at = find_delimiter(key, len, d, dl, at + 1, 0)) {
+        int b = start_bit(wv_hash_bytes(key, at));
+        t->starts[b >> 6] |= (uint64_t)1 << (b & 63);
+    }
     return WV_OK;
 }
 
@@ -231,7 +244,8 @@ size_t wv_phrase_out_bound(const wv_phrase_pipe *p, size_t n) {
     return (n + 2) * dl * ((size_t)p->n_layers + 1) + ((size_t)p->n_layers + 1) * 2 * WV_PHRASE_RUN_BYTES;
 }
 
-static void run_start(wv_phrase_run *r, const char *w, int len, int owned) {
+static void run_start(wv_phrase_run *r, const char *w, int len, int owned, uint64_t h) {
+    r->start_hash = h;
     memcpy(r->buf, w, (size_t)len);
     r->len = len;
     r->n = 1;
@@ -296,7 +310,7 @@ static void count_token(wv_phrase_pipe *p, const char *s, int len, int owned) {
             if (n > 0) push(p, p->keys + p->keys_len, n);
         }
     }
-    run_start(r, s, len, owned);
+    run_start(r, s, len, owned, 0);
 }
 
 static void sink_token(wv_phrase_pipe *p, const char *s, int len, int owned) {
@@ -341,7 +355,7 @@ static void layer_token(wv_phrase_pipe *p, int k, const char *s, int len, int ow
         }
         return;
     }
-    if (r->n) {
+    if (r->n && may_start(t, r->start_hash)) {
         char *key = p->scratch + (size_t)k * WV_PHRASE_RUN_BYTES;
         int n = join_key(key, r, &t->words, s, len);
         const int64_t *v = n > 0 ? wv_strtab_find(&t->phrases, key, n, wv_hash_bytes(key, n)) : NULL;
@@ -352,9 +366,9 @@ static void layer_token(wv_phrase_pipe *p, int k, const char *s, int len, int ow
             stage_token(p, k + 1, key, n, first_owned);
             return;
         }
-        run_flush(p, k);
     }
-    run_start(r, s, len, owned);
+    if (r->n) run_flush(p, k);
+    run_start(r, s, len, owned, t->phrases.n ? wv_hash_bytes(s, len) : 0);
 }
 
 static void stage_token(wv_phrase_pipe *p, int k, const char *s, int len, int owned) {

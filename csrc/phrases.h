@@ -45,9 +45,15 @@ typedef struct {
  * first word when only that split of the key is a phrase (word2phrase
  * scores pairs of words), -1 when any is (gensim's FrozenPhrases looks the
  * joined key up). Read-only once built: threads share it. */
+#define WV_PHRASE_START_BITS 16
+
 typedef struct {
     wv_phrase_words words;
     wv_strtab phrases;
+    /* a bit for the hash of every word a phrase may start with (each
+     * prefix of a key that ends before a delimiter): most candidates are
+     * turned away here, in a few cache lines, before their key is built */
+    uint64_t starts[(1 << WV_PHRASE_START_BITS) / 64];
 } wv_phrase_table;
 
 /* delimiter: 1..WV_PHRASE_MAX_DELIMITER bytes without whitespace;
@@ -90,6 +96,7 @@ typedef struct {
     int len;                 /* bytes in buf */
     int n;                   /* words held; 0: no candidate started */
     int too_long;            /* the candidate outgrew WV_PHRASE_MAX_KEY */
+    uint64_t start_hash;     /* wv_hash_bytes of its first word */
     int lens[WV_PHRASE_MAX_PARTS];
     unsigned char owned[WV_PHRASE_MAX_PARTS];
 } wv_phrase_run;

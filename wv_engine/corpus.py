@@ -21,7 +21,7 @@ from .shards import iter_shard, map_in_threads
 
 __all__ = ["CHUNK_BYTES", "Corpus", "CorpusError", "CorpusSource", "EncodedCorpus", "check_corpus", "collect_ids",
            "describe", "encode", "encode_chunks", "encode_words", "is_compressed", "is_path", "iter_chunks",
-           "iter_encoded", "open_binary", "parallel_file"]
+           "iter_encoded", "open_binary", "parallel_file", "sentence_chunks"]
 
 CorpusSource = Union[str, os.PathLike, Iterable[Sequence[str]]]
 
@@ -175,6 +175,13 @@ def _iterable_chunks(sentences: Iterable[Sequence[str]], chunk_bytes: int) -> It
             lines, size = [], 0
     if lines:
         yield b"\n".join(lines) + b"\n"
+
+
+def sentence_chunks(sentences: Iterable[Sequence[str]], chunk_bytes: int = CHUNK_BYTES) -> Iterator[bytes]:
+    """Token lists as newline-ended UTF-8 byte chunks, read once (a one-shot
+    iterator is fine here); CorpusError for a str sentence or a token that is
+    empty or holds whitespace."""
+    return _iterable_chunks(sentences, chunk_bytes)
 
 
 def iter_chunks(source: "CorpusSource | Corpus", chunk_bytes: int = CHUNK_BYTES,

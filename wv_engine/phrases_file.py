@@ -29,7 +29,7 @@ import numpy as np
 
 from .errors import FormatError
 from .files import atomic_write
-from .formats import checked_fields, checked_number, parse_json
+from .formats import checked_fields, checked_number, checked_prefix, parse_json
 from .phrase_settings import SCORINGS, check_settings, connectors_bytes
 from . import _tokenize
 
@@ -130,17 +130,10 @@ def read_phrase_file(path: str | os.PathLike) -> dict[str, Any]:
     path = os.fspath(path)
     size = os.path.getsize(path)
     with open(path, "rb") as f:
-        prefix = f.read(_PREFIX.size)
-        if len(prefix) < _PREFIX.size:
-            raise FormatError(path, "truncated: not a phrase model file")
-        magic, version, head_len = _PREFIX.unpack(prefix)
-        if magic != MAGIC:
-            raise FormatError(path, "not a wv_engine phrase model (bad magic bytes)")
-        if version != VERSION:
-            raise FormatError(path, f"phrase model version {version} is not supported (this wv_engine reads "
-                                    f"version {VERSION})")
-        if head_len > min(size - _PREFIX.size, _MAX_HEADER):
-            raise FormatError(path, f"header length {head_len:,} exceeds the file size {size:,}")
+        head_len = checked_prefix(path, f, size, MAGIC, VERSION, "phrase model",
+                                  "upgrade wv_engine or learn the phrases again")
+        if head_len > _MAX_HEADER:
+            raise FormatError(path, f"header length {head_len:,} is past the largest a phrase model writes")
         try:
             head = parse_json(_read(path, f, head_len, "the header").decode("utf-8"))
             entries = head["layers"]

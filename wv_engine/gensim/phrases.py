@@ -24,6 +24,7 @@ from typing import Any, Callable, Iterable, Iterator
 import numpy as np
 
 from .. import _tokenize
+from ..corpus import sentence_chunks
 from ..errors import FormatError
 from ..phrase_settings import ENGLISH_CONNECTOR_WORDS
 
@@ -128,25 +129,6 @@ class _Phrased:
 
 def _encode(word: str) -> bytes:
     return word.encode("utf-8", "surrogateescape")
-
-
-def _text_chunks(sentences: Iterable[Iterable[str]], size: int = 1 << 22) -> Iterator[bytes]:
-    """Sentences as newline-ended text for the C tokenizer."""
-    lines: list[bytes] = []
-    held = 0
-    for n, sentence in enumerate(sentences):
-        words = [sentence] if isinstance(sentence, str) else list(sentence)
-        line = b" ".join(_encode(w) for w in words)
-        if len(line.split()) != len(words):
-            raise ValueError(f"sentence {n} has an empty token or one holding whitespace: wv_engine counts "
-                             "whitespace-separated tokens")
-        lines.append(line)
-        held += len(line) + 1
-        if held >= size:
-            yield b"\n".join(lines) + b"\n"
-            lines, held = [], 0
-    if lines:
-        yield b"\n".join(lines) + b"\n"
 
 
 class _PhrasesTransformation:
@@ -325,7 +307,8 @@ class Phrases(_PhrasesTransformation):
                                       b"\n".join(sorted(_encode(w) for w in self.connector_words)))
         counter = _tokenize.WordCounter(self.max_vocab_size or 0, 1)
         pipe = _tokenize.PhrasePipe([], counter, words)
-        for chunk in _text_chunks(sentences):
+        listed = (s if isinstance(s, (list, tuple)) else list(s) for s in sentences)  # sentences may be generators
+        for chunk in sentence_chunks(listed, 1 << 22):
             pipe.feed(chunk)
         pipe.feed(b"", final=True)
         self.corpus_word_count += pipe.words
