@@ -73,15 +73,15 @@ static inline int may_start(const wv_phrase_table *t, uint64_t h) {
     return (int)(t->starts[b >> 6] >> (b & 63)) & 1;
 }
 
-wv_status wv_phrase_table_add(wv_phrase_table *t, const char *key, int len, double score, int32_t split) {
-    if (len < 1 || len > WV_PHRASE_MAX_KEY) return WV_ERR_INVALID;
+wv_status wv_phrase_table_add(wv_phrase_table *t, const char *key, int len, double score, int32_t cuts) {
+    if (len < 1 || len > WV_PHRASE_MAX_KEY || cuts == 0) return WV_ERR_INVALID;
     int64_t *v;
     int inserted;
     wv_status rc = wv_strtab_intern(&t->phrases, key, len, wv_hash_bytes(key, len), &v, &inserted);
     if (rc) return rc;
     if (!inserted) return WV_ERR_DUPLICATE;
     memcpy(v, &score, sizeof score);
-    *wv_strtab_first_of(v) = split;
+    *wv_strtab_first_of(v) = cuts;
     const char *d = t->words.delimiter;
     int dl = t->words.delimiter_len;
     for (int at = find_delimiter(key, len, d, dl, 1, 0); at > 0; at = find_delimiter(key, len, d, dl, at + 1, 0)) {
@@ -172,22 +172,19 @@ wv_status wv_phrase_score_part(const wv_counter *c, int part, const wv_phrase_wo
         int first = find_delimiter(key, len, d, dl, 0, 0);
         if (first < 0) continue;
         if (pairs) {
-            int split = -2;
+            int32_t cuts = 0; /* bit i: the cut at the key's i-th delimiter (bit 31: any from the 31st) */
             double best = NAN;
-            for (int at = first; at >= 0; at = find_delimiter(key, len, d, dl, at + 1, 0)) {
+            int i = 0;
+            for (int at = first; at >= 0; at = find_delimiter(key, len, d, dl, at + 1, 0), i++) {
                 if (at == 0 || at + dl >= len) continue;
                 double score = score_word2phrase(s, ab, wv_counter_count_of(c, key, at),
                                                  wv_counter_count_of(c, key + at + dl, len - at - dl));
                 if (isnan(score)) continue;
-                if (split == -2) {
-                    split = at;
-                    best = score;
-                } else {
-                    split = -1; /* several cuts are phrases: any is */
-                }
+                if (!cuts) best = score;
+                cuts |= (int32_t)((uint32_t)1 << (i < 31 ? i : 31));
             }
-            if (split != -2) {
-                wv_status rc = list_add(out, key, len, best, split);
+            if (cuts) {
+                wv_status rc = list_add(out, key, len, best, cuts);
                 if (rc) return rc;
             }
             continue;
@@ -340,6 +337,17 @@ static void run_flush(wv_phrase_pipe *p, int k) {
     r->len = 0;
 }
 
+/* Whether the cut of key after its first `first_len` bytes is one of the
+ * phrase's cuts (a bit mask over its delimiters, -1: any). */
+static int cut_is_phrase(const char *key, int len, const wv_phrase_words *w, int first_len, int64_t cuts) {
+    if (cuts == -1) return 1;
+    int i = 0;
+    for (int at = find_delimiter(key, len, w->delimiter, w->delimiter_len, 0, 0); at >= 0 && at < first_len;
+         at = find_delimiter(key, len, w->delimiter, w->delimiter_len, at + 1, 0))
+        i++;
+    return (int)((uint64_t)cuts >> (i < 31 ? i : 31)) & 1;
+}
+
 /* gensim's analyze_sentence, one word at a time: a connector word joins a
  * started candidate (or passes), any other word ends it, as a phrase or
  * not, and starts the next. */
@@ -359,7 +367,7 @@ static void layer_token(wv_phrase_pipe *p, int k, const char *s, int len, int ow
         char *key = p->scratch + (size_t)k * WV_PHRASE_RUN_BYTES;
         int n = join_key(key, r, &t->words, s, len);
         const int64_t *v = n > 0 ? wv_strtab_find(&t->phrases, key, n, wv_hash_bytes(key, n)) : NULL;
-        if (v && (v[1] < 0 || v[1] == r->lens[0])) {
+        if (v && cut_is_phrase(key, n, &t->words, r->lens[0], v[1])) {
             int first_owned = r->owned[0];
             r->n = 0;
             r->len = 0;

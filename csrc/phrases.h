@@ -41,10 +41,13 @@ typedef struct {
 } wv_phrase_words;
 
 /* One layer's phrases: key = the phrase's words joined by the delimiter;
- * value = its score (the bits of a double); first = the length of its
- * first word when only that split of the key is a phrase (word2phrase
- * scores pairs of words), -1 when any is (gensim's FrozenPhrases looks the
- * joined key up). Read-only once built: threads share it. */
+ * value = its score (the bits of a double); first = the cuts of the key
+ * into a first word and the rest that are phrases, a bit mask over the
+ * key's delimiters (bit i: the i-th; bit 31: any from the 31st): word2phrase
+ * scores the pair of words the text shows, and the same key may be
+ * "new_york" + "times" or "new" + "york_times". -1: any cut (gensim's
+ * FrozenPhrases looks the joined key up). Read-only once built: threads
+ * share it. */
 #define WV_PHRASE_START_BITS 16
 
 typedef struct {
@@ -61,8 +64,9 @@ typedef struct {
 wv_status wv_phrase_table_init(wv_phrase_table *t, const char *delimiter, int delimiter_len,
                                const char *connectors, size_t connectors_len, int64_t expected);
 void wv_phrase_table_free(wv_phrase_table *t);
-/* WV_ERR_DUPLICATE: the key was added before; WV_ERR_INVALID: too long. */
-wv_status wv_phrase_table_add(wv_phrase_table *t, const char *key, int len, double score, int32_t split);
+/* WV_ERR_DUPLICATE: the key was added before; WV_ERR_INVALID: too long,
+ * or no cut (cuts 0). */
+wv_status wv_phrase_table_add(wv_phrase_table *t, const char *key, int len, double score, int32_t cuts);
 
 /* What scoring needs besides the counts. */
 typedef struct {
@@ -73,7 +77,7 @@ typedef struct {
     int64_t vocab_size;      /* distinct keys counted (words and candidates): gensim's len(vocab) */
 } wv_phrase_scoring;
 
-/* Phrases found: keys joined by newlines, with their scores and splits. */
+/* Phrases found: keys joined by newlines, with their scores and cuts. */
 typedef struct {
     char *blob;
     size_t blob_len, blob_cap;

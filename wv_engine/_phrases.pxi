@@ -54,8 +54,9 @@ SCORINGS = {"word2phrase": 0, "default": 1, "npmi": 2}
 
 cdef class PhraseTable:
     """One pass's phrases (keys joined by the delimiter, with their scores
-    and splits: the length of the first word when only that cut of the key
-    is a phrase, -1 when any is), its delimiter and its connector words
+    and splits: the cuts of each key into a first word and the rest that
+    are phrases, a bit mask over its delimiters, bit i the i-th and bit 31
+    any from the 31st, -1 any cut), its delimiter and its connector words
     (joined by newlines). With no keys it only names the words a count uses."""
     cdef wv_phrase_table t
     cdef bint ready
@@ -91,7 +92,7 @@ cdef class PhraseTable:
                 i += 1
         if rc != WV_OK:
             raise_for(rc, {WV_ERR_DUPLICATE: f"phrase {i} is given twice",
-                           WV_ERR_INVALID: f"phrase {i} is empty or longer than {WV_PHRASE_MAX_KEY} bytes"})
+                           WV_ERR_INVALID: f"phrase {i} is empty, longer than {WV_PHRASE_MAX_KEY} bytes, or has no cut"})
         self.size = n
 
     def __dealloc__(self):

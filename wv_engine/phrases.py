@@ -58,9 +58,10 @@ def _encode(word: str) -> bytes:
 
 class PhraseLayer:
     """One pass's phrases: `keys` (the phrases, bytes joined by the
-    delimiter, one per line), their `scores` and `splits` (the length of
-    the first word where only that cut of a key is a phrase, -1 where any
-    is), the `settings` it was learned with (scoring, min_count, threshold,
+    delimiter, one per line), their `scores` and `splits` (the cuts of each
+    key into a first word and the rest that are phrases, a bit mask over its
+    delimiters: bit i the i-th, bit 31 any from the 31st; -1 any cut, as
+    gensim's), the `settings` it was learned with (scoring, min_count, threshold,
     delimiter, connector_words) and what counting saw (`stats`)."""
 
     def __init__(self, keys: bytes, scores: np.ndarray, splits: np.ndarray, settings: dict[str, Any],

@@ -9,7 +9,8 @@ written atomically, every number checked before use. Its layout::
              "extra": {...}, "table": {"entries": m, "keys_bytes": c,
              "dtype": "int64" or "float64"}}   (extra and table optional)
     per layer: its keys (b bytes, joined by newlines), its scores
-             (n float64 little-endian), its splits (n int32 little-endian)
+             (n float64 little-endian), its splits (n int32 little-endian:
+             each key's cuts that are phrases, a bit mask, -1 any)
     the table: its keys (c bytes, joined by newlines), its values (m of dtype)
 
 A table holds what a layer cannot: the counts of a gensim Phrases, the
@@ -163,8 +164,8 @@ def read_phrase_file(path: str | os.PathLike) -> dict[str, Any]:
                 raise FormatError(path, f"{where}: {n:,} phrases, but the keys hold another number")
             if not np.isfinite(scores).all():
                 raise FormatError(path, f"{where}: a score is not a finite number")
-            if len(splits) and (splits.min() < -1 or splits.max() > _tokenize.PHRASE_MAX_KEY):
-                raise FormatError(path, f"{where}: a split is out of range")
+            if not splits.all():
+                raise FormatError(path, f"{where}: a phrase has no cut (a split mask of 0)")
             try:  # the keys themselves: lengths, duplicates
                 table = _tokenize.PhraseTable(settings["delimiter"].encode("utf-8", "surrogateescape"),
                                               connectors_bytes(settings["connector_words"]), keys, scores, splits)
