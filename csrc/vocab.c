@@ -163,6 +163,32 @@ static void count_token(void *ctx, const char *w, int len) {
 
 static void count_newline(void *ctx) { count_token(ctx, NULL, -1); }
 
+wv_status wv_counter_reserve(wv_counter *c, int64_t expected) {
+    for (int p = 0; p < c->n_parts; p++) {
+        wv_strtab *t = &c->parts[p];
+        if (t->n != 0) continue;
+        wv_strtab_free(t);
+        if (wv_strtab_init(t, expected / c->n_parts + 1)) return WV_ERR_NOMEM;
+    }
+    return WV_OK;
+}
+
+int wv_counter_push(wv_counter *c, const char *word, int len) {
+    count_token(c, word, len);
+    return c->batch.n == 0;
+}
+
+wv_status wv_counter_flush(wv_counter *c) {
+    count_batch(c);
+    return c->error;
+}
+
+int64_t wv_counter_count_of(const wv_counter *c, const char *word, int len) {
+    uint64_t h = wv_hash_bytes(word, len);
+    const int64_t *v = wv_strtab_find(&c->parts[part_of(h, c->n_parts)], word, len, h);
+    return v ? *v : 0;
+}
+
 wv_status wv_counter_feed(wv_counter *c, const char *buf, size_t n, int final) {
     if (c->error) return c->error;
     wv_tokenize(&c->tok, buf, n, final, count_token, NULL, c);

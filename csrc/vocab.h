@@ -64,6 +64,20 @@ wv_status wv_counter_init(wv_counter *c, int64_t max_size, int n_parts, int64_t 
 void wv_counter_free(wv_counter *c);
 /* WV_ERR_NOMEM: memory ran out (the counter must then be freed). */
 wv_status wv_counter_feed(wv_counter *c, const char *buf, size_t n, int final);
+/* Counts one word given by the caller rather than the tokenizer (phrases.c
+ * counts bigram keys it builds): it joins the batch, counted when the
+ * batch fills or at wv_counter_flush. Returns 1 when the batch was counted
+ * (the bytes of every word pushed before may then be reused), else 0: the
+ * bytes must stay readable until then. */
+int wv_counter_push(wv_counter *c, const char *word, int len);
+/* Sizes the empty tables of c for `expected` distinct words in all, so
+ * that they do not grow (rehashing, touching fresh memory) on the way
+ * there. WV_ERR_NOMEM: c must then be freed. */
+wv_status wv_counter_reserve(wv_counter *c, int64_t expected);
+/* Counts the words pushed and not yet counted; c->error as wv_counter_feed. */
+wv_status wv_counter_flush(wv_counter *c);
+/* The count of a word (0 when not held). */
+int64_t wv_counter_count_of(const wv_counter *c, const char *word, int len);
 /* Distinct words held, and the largest count (0 when empty). */
 int64_t wv_counter_distinct(const wv_counter *c);
 int64_t wv_counter_max_count(const wv_counter *c);

@@ -81,3 +81,17 @@ def _topic_accuracy(vectors, topics, k=5):
 def topic_accuracy():
     """Share of each planted-topic word's k nearest neighbours in its own topic."""
     return _topic_accuracy
+
+
+@pytest.fixture(scope="session")
+def refs():
+    """The phrase tests' independent references (tests/phrase_references.py),
+    loaded by path: the tests run in importlib mode, off sys.path."""
+    import importlib.util
+    import os
+
+    spec = importlib.util.spec_from_file_location(
+        "phrase_references", os.path.join(os.path.dirname(os.path.abspath(__file__)), "phrase_references.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -37,6 +37,7 @@ from .corpus import Corpus, EncodedCorpus
 from .epoch_scores import EpochScores
 from .errors import CorpusError, FormatError, InputFileError, NotAModelError
 from .io import load_vectors
+from .phrases import Phrases
 from .vectors import UnknownWordError, Vectors
 from .vocab import Vocabulary
 from .word2vec import EpochStats, TrainingStats, Word2Vec
@@ -54,5 +55,6 @@ def __getattr__(name: str):
 
 __all__ = [
     "Corpus", "CorpusError", "EncodedCorpus", "EpochScores", "EpochStats", "FormatError", "GloVe", "InputFileError",
-    "NotAModelError", "TrainingStats", "UnknownWordError", "Vectors", "Vocabulary", "Word2Vec", "load_vectors", "__version__",
+    "NotAModelError", "Phrases", "TrainingStats", "UnknownWordError", "Vectors", "Vocabulary", "Word2Vec", "load_vectors",
+    "__version__",
 ]

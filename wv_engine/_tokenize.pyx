@@ -365,3 +365,6 @@ cdef class Encoder:
     @property
     def newlines(self):
         return self.e.tok.newlines
+
+
+include "_phrases.pxi"

@@ -16,6 +16,7 @@ from typing import Sequence
 
 from . import cli_watch
 from .cli_args import FORMATS, MATRIX_FORMATS, build_parser, typed_flags
+from .cli_phrases import read_input, run_phrases
 from .files import write_json
 from .memory import peak_rss_bytes
 
@@ -57,7 +58,6 @@ def _save_cooccurrence(args, matrix) -> None:
 
 def run_glove(args) -> int:
     """`wv-engine glove`: vocabulary, co-occurrences, AdaGrad training, vectors."""
-    from .corpus import Corpus
     from .glove import GloVe
 
     started = time.perf_counter()
@@ -70,7 +70,7 @@ def run_glove(args) -> int:
     settings = {k: v for k, v in settings.items() if v is not None}
     _check_outputs(args, "output", "checkpoint", "stats_json", "save_cooccurrence")
     with _cluster(args) as client:
-        corpus = args.input if client is not None else Corpus(args.input)  # resolved once
+        corpus = read_input(args, client)  # resolved once
         if args.resume:
             overrides = _resume_overrides(args, GloVe.saved_config(args.resume), GLOVE_FIXED,
                                           {"output_vectors": "output", "output": None})
@@ -134,7 +134,7 @@ def run_svd(args) -> int:
     started = time.perf_counter()
     _check_outputs(args, "output", "save_cooccurrence")
     with _cluster(args) as client:
-        vectors = ppmi_svd(args.input, dim=args.dim, window=args.window, min_count=args.min_count,
+        vectors = ppmi_svd(read_input(args, client), dim=args.dim, window=args.window, min_count=args.min_count,
                            max_vocab_size=args.max_vocab_size, cds=args.cds, shift=args.shift, eig=args.eig,
                            threads=args.threads, memory_limit=args.memory_limit, tmp_dir=args.tmp_dir,
                            client=client, progress=False if args.quiet else None,
@@ -245,6 +245,7 @@ def run_word2vec(args) -> int:
     interrupted = False
     _check_outputs(args, "output", "checkpoint", "stats_json", "save_vocab")
     with _cluster(args) as client:
+        source = read_input(args, client)  # with --phrases, read through the phrase model
         if args.resume:
             if client is not None:
                 raise ValueError("--resume trains on this machine; drop --scheduler")
@@ -266,7 +267,7 @@ def run_word2vec(args) -> int:
                              ids_on_disk=args.ids_on_disk, init_range=args.init_range,
                              regions=args.regions)
             _say(args, f"counting words in {args.input}")
-            model.build_vocab(args.input, client=client, progress=progress)
+            model.build_vocab(source, client=client, progress=progress)
         vocab = model.vocab
         count_seconds = time.perf_counter() - started
         _say(args, f"vocabulary: {len(vocab):,} words (min_count {model.min_count}) of "
@@ -278,7 +279,7 @@ def run_word2vec(args) -> int:
         callbacks = cli_watch.training_callbacks(args)
         t0 = time.perf_counter()
         finished = bool(args.resume) and model.unfinished_epochs == 0
-        corpus = args.input if client or finished else model.encode(args.input, progress=progress)
+        corpus = source if client or finished else model.encode(source, progress=progress)
         encode_seconds = time.perf_counter() - t0
         if finished:  # nothing left to train: the corpus is not even read
             from .epochs import TrainingStats
@@ -311,8 +312,7 @@ def run_word2vec(args) -> int:
             "vocab_size": len(vocab),
             "corpus_words": stats.corpus_words,  # in-vocabulary tokens: what each epoch trains on
             "corpus_tokens": vocab.total_tokens,  # every token in the file, out-of-vocabulary ones too
-            "epochs": stats.epochs,
-            "threads": model.threads,
+            "epochs": stats.epochs, "threads": model.threads,
             "count_seconds": count_seconds,
             "encode_seconds": encode_seconds,
             "train_seconds": stats.train_seconds,
@@ -400,7 +400,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MemoryError as exc:
         print(f"wv-engine: error: {_memory_message(args, exc)}", file=sys.stderr)
         return EXIT_ERROR
-    except (ValueError, KeyError, OSError, MemoryError, RuntimeError, FloatingPointError, ImportError) as exc:
+    except (ValueError, KeyError, OSError, RuntimeError, FloatingPointError, ImportError) as exc:
         # a bare KeyError's str() is its repr; ours (UnknownWordError) reads well
         message = exc.args[0] if type(exc) is KeyError and exc.args else exc
         if isinstance(exc, FileNotFoundError) and exc.filename:
@@ -430,14 +430,14 @@ def _memory_message(args, exc: MemoryError) -> str:
     detail = str(exc).strip()
     if detail:
         return detail
+    matrix = "raise --min-count, lower --memory-limit or --window, or set --max-vocab-size"
     advice = {"word2vec": "raise --min-count, set --max-vocab-size or --max-final-vocab, or lower --dim",
-              "glove": "raise --min-count, lower --memory-limit or --window, or set --max-vocab-size",
-              "svd": "raise --min-count, lower --memory-limit or --window, or set --max-vocab-size"}
+              "glove": matrix, "svd": matrix, "phrases": "set --memory-limit or --max-vocab-size"}
     return (f"out of memory during `wv-engine {args.command}`; "
             + advice.get(args.command, "free memory or use a smaller input"))
 
 
-COMMANDS = {"word2vec": run_word2vec, "glove": run_glove, "svd": run_svd, "eval": run_eval,
+COMMANDS = {"word2vec": run_word2vec, "glove": run_glove, "svd": run_svd, "eval": run_eval, "phrases": run_phrases,
             "report": cli_watch.run_report, "map": cli_watch.run_map,
             "similar": run_similar, "analogy": run_analogy, "convert": run_convert, "demo": run_demo}
 

@@ -111,6 +111,7 @@ def _add_word2vec(sub) -> None:
     negatives.add_argument("--exact-negatives", dest="shared_negatives", action="store_false", default=None,
                            help="skip-gram NS: word2vec.c's per-pair kernel, fresh negatives for every pair")
     p.add_argument("--save-vocab", metavar="PATH", help="also write the vocabulary as 'word count' lines")
+    _add_phrase_model(p)
     p.add_argument("--tmp-dir", default=None, metavar="DIR",
                    help="where the encoded corpus goes when it is kept on disk (default: the system's "
                         "temporary directory; the file is unlinked at creation)")
@@ -144,6 +145,12 @@ def _add_watching(p) -> None:
     p.add_argument("--snapshot-words", metavar="WORD", nargs="+",
                    help="the words of the snapshots (default: capitals, countries, male and female words of the "
                         "shipped analogy set that are among the 30,000 most frequent)")
+
+
+def _add_phrase_model(p) -> None:
+    p.add_argument("--phrases", metavar="MODEL", default=None,
+                   help="read the text through this phrase model (`wv-engine phrases --save-model`): its phrases "
+                        "are joined as the text is read, no phrased copy is written")
 
 
 def _add_checkpoints(p, what: str) -> None:
@@ -205,6 +212,7 @@ def _add_matrix_common(p, window: int) -> None:
                                                                    "and GloVe's record blocks go (default: the "
                                                                    "system's temporary directory)")
     p.add_argument("--max-vocab-size", type=positive_int, default=None)
+    _add_phrase_model(p)
     p.add_argument("--format", choices=list(MATRIX_FORMATS), default="txt",
                    help="txt: GloVe text (no header); bin: word2vec binary; native: ours")
     p.add_argument("--save-cooccurrence", metavar="PATH",
@@ -294,6 +302,46 @@ def _add_demo(sub) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
+def phrase_delimiter(text: str) -> str:
+    """argparse type: a phrase delimiter (no whitespace: tokens are whitespace-separated)."""
+    if not text or any(c.isspace() for c in text):
+        raise argparse.ArgumentTypeError(f"must be non-empty and hold no whitespace, got {text!r}")
+    return text
+
+
+def _add_phrases(sub) -> None:
+    p = sub.add_parser("phrases", help="learn phrases (new_york_times) and join them in a text",
+                       description="Count words and word pairs, keep the pairs that score above the threshold "
+                                   "(word2phrase.c's score, or gensim's default or npmi) and join them: "
+                                   "word2phrase run --passes times, on all threads.")
+    p.add_argument("input", metavar="INPUT", help="text file (plain, .gz, .bz2, .xz)")
+    p.add_argument("-o", "--output", metavar="OUTPUT", help="write the text with the phrases joined")
+    p.add_argument("--save-model", metavar="PATH", help="write the phrase model (for --phrases MODEL in training)")
+    p.add_argument("--model", metavar="PATH", help="apply this saved phrase model instead of learning one")
+    p.add_argument("--passes", type=positive_int, default=1,
+                   help="passes over the text, each joining the phrases of those before (2: word2phrase run twice)")
+    p.add_argument("--min-count", type=positive_int, default=5)
+    p.add_argument("--threshold", type=_number(float, None, None), nargs="+", default=None, metavar="T",
+                   help="score a pair must pass (default 100 word2phrase, 10 default, 0.5 npmi); several: one "
+                        "per pass, the last repeated")
+    p.add_argument("--scoring", choices=["word2phrase", "default", "npmi"], default="word2phrase",
+                   help="word2phrase.c's score (x corpus words), gensim's default (x words and pairs counted) "
+                        "or gensim's npmi")
+    p.add_argument("--delimiter", type=phrase_delimiter, default="_")
+    p.add_argument("--connector-words", default="none", metavar="english|none|FILE",
+                   help="words that may stand inside a phrase (bank_of_america): gensim's English set, none "
+                        "(default, as word2phrase), or a file of words, one a line")
+    p.add_argument("--max-vocab-size", type=positive_int, default=None,
+                   help="prune rare words and pairs while counting past this many")
+    p.add_argument("--memory-limit", type=memory_size, default=None, metavar="SIZE",
+                   help="cap on the counts (e.g. 2G): past it rare words and pairs are pruned, and the output says so")
+    p.add_argument("--threads", type=positive_int, default=None, help="default: the usable cores")
+    p.add_argument("--tmp-dir", default=None, metavar="DIR",
+                   help="where the threads' pieces of the output go (default: beside OUTPUT)")
+    p.add_argument("--stats-json", metavar="PATH", help="write the counts, phrases and timings as JSON")
+    p.add_argument("--quiet", action="store_true", help="no progress bar or messages")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     from . import __version__
@@ -304,6 +352,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_word2vec(sub)
     _add_glove(sub)
     _add_svd(sub)
+    _add_phrases(sub)
     _add_queries(sub)
     _add_convert(sub)
     _add_pictures(sub)

@@ -21,7 +21,7 @@ from .shards import iter_shard, map_in_threads
 
 __all__ = ["CHUNK_BYTES", "Corpus", "CorpusError", "CorpusSource", "EncodedCorpus", "check_corpus", "collect_ids",
            "describe", "encode", "encode_chunks", "encode_words", "is_compressed", "is_path", "iter_chunks",
-           "iter_encoded", "open_binary", "parallel_file"]
+           "iter_encoded", "open_binary", "parallel_file", "sentence_chunks"]
 
 CorpusSource = Union[str, os.PathLike, Iterable[Sequence[str]]]
 
@@ -62,18 +62,25 @@ class Corpus:
     (a file path or a re-iterable of token lists, checked readable),
     the file's size and compression, whether it can be read in byte ranges
     on several threads (`splittable`), and how many bytes its ids would
-    likely take. `Corpus.of(x)` resolves x unless it is one already."""
+    likely take. `Corpus.of(x)` resolves x unless it is one already.
 
-    def __init__(self, source: CorpusSource) -> None:
+    phrases: a phrase model (wv_engine.Phrases) the text is read through,
+    its phrases joined as the chunks leave (nothing phrased is written);
+    such a corpus is read on one thread."""
+
+    def __init__(self, source: CorpusSource, phrases: Any = None) -> None:
         if isinstance(source, Corpus):
             raise TypeError("Corpus.of(corpus) takes a Corpus as it is")
+        if phrases is not None and not callable(getattr(phrases, "pipe", None)):
+            raise TypeError(f"phrases must be a phrase model (wv_engine.Phrases), got {type(phrases).__name__}")
         self.source = source
+        self.phrases = phrases
         self.path: str | None = os.fspath(source) if is_path(source) else None  # type: ignore[arg-type]
         if self.path is None:
             check_corpus(source)
         self.compressed = self.path is not None and is_compressed(self.path)  # also checks it is readable
         self.size = os.path.getsize(self.path) if self.path is not None else None
-        self.splittable = (self.path is not None and not self.compressed
+        self.splittable = (self.path is not None and not self.compressed and phrases is None
                            and self.size >= PARALLEL_MIN_BYTES)  # type: ignore[operator]
 
     @classmethod
@@ -84,6 +91,8 @@ class Corpus:
         """Whether `source` names this text: the same object, or a path to
         the same file name."""
         if isinstance(source, Corpus):
+            if source.phrases is not self.phrases:
+                return False
             source = source.source
         if source is self.source:
             return True
@@ -103,10 +112,13 @@ class Corpus:
 
     def chunks(self, chunk_bytes: int = CHUNK_BYTES,
                on_bytes: Callable[[int], None] | None = None) -> Iterator[bytes]:
-        """The text as UTF-8 byte chunks (iter_chunks)."""
+        """The text as UTF-8 byte chunks (iter_chunks), its phrases joined
+        when it is read through a phrase model."""
         if self.path is not None:
-            return _file_chunks(self.path, chunk_bytes, on_bytes)
-        return _iterable_chunks(self.source, chunk_bytes)  # type: ignore[arg-type]
+            chunks = _file_chunks(self.path, chunk_bytes, on_bytes)
+        else:
+            chunks = _iterable_chunks(self.source, chunk_bytes)  # type: ignore[arg-type]
+        return chunks if self.phrases is None else _phrased(chunks, self.phrases.pipe())
 
     def __str__(self) -> str:
         return describe(self.source)
@@ -132,6 +144,15 @@ def _file_chunks(path: str | os.PathLike, chunk_bytes: int,
         raise CorpusError(f"cannot read corpus {os.fspath(path)}: {exc}") from exc
 
 
+def _phrased(chunks: Iterator[bytes], pipe: Any) -> Iterator[bytes]:
+    """The chunks through a phrase pipe (wv_engine.Phrases.pipe)."""
+    for chunk in chunks:
+        out = pipe.feed(chunk)
+        if out:
+            yield out
+    yield pipe.feed(b"", final=True)
+
+
 def _iterable_chunks(sentences: Iterable[Sequence[str]], chunk_bytes: int) -> Iterator[bytes]:
     lines: list[bytes] = []
     size = 0
@@ -154,6 +175,13 @@ def _iterable_chunks(sentences: Iterable[Sequence[str]], chunk_bytes: int) -> It
             lines, size = [], 0
     if lines:
         yield b"\n".join(lines) + b"\n"
+
+
+def sentence_chunks(sentences: Iterable[Sequence[str]], chunk_bytes: int = CHUNK_BYTES) -> Iterator[bytes]:
+    """Token lists as newline-ended UTF-8 byte chunks, read once (a one-shot
+    iterator is fine here); CorpusError for a str sentence or a token that is
+    empty or holds whitespace."""
+    return _iterable_chunks(sentences, chunk_bytes)
 
 
 def iter_chunks(source: "CorpusSource | Corpus", chunk_bytes: int = CHUNK_BYTES,

@@ -807,20 +807,31 @@ def _read_word2vec_binary(path: str, fh: BinaryIO, header: tuple[int, int], head
 # ---------------------------------------------------------------------------- native reader
 
 
-def _native_header(path: str, fh: BinaryIO, size: int) -> tuple[dict[str, Any], int]:
-    """The native file's JSON header, checked, and where it ends."""
+def checked_prefix(path: str, fh: BinaryIO, size: int, magic: bytes, version: int, kind: str,
+                   advice: str) -> int:
+    """Reads the 16 bytes that open our binary files (magic, version, JSON
+    header length: little-endian uint32s) and returns the header's length,
+    checked against the file's size; FormatError names what is wrong. kind
+    names the file ("native", "phrase model"), advice what to do about
+    another version."""
     prefix = fh.read(_NATIVE_PREFIX.size)
     if len(prefix) < _NATIVE_PREFIX.size:
-        raise FormatError(path, "truncated native header")
-    magic, version, head_len = _NATIVE_PREFIX.unpack(prefix)
-    if magic != NATIVE_MAGIC:
-        raise FormatError(path, "not a wv_engine native file (bad magic bytes)")
-    if version != NATIVE_VERSION:
-        raise FormatError(path, f"native format version {version} is not supported "
-                                f"(this wv_engine reads version {NATIVE_VERSION}); "
-                                "upgrade wv_engine or re-export the vectors")
+        raise FormatError(path, f"truncated {kind} header")
+    found, found_version, head_len = _NATIVE_PREFIX.unpack(prefix)
+    if found != magic:
+        raise FormatError(path, f"not a wv_engine {kind} file (bad magic bytes)")
+    if found_version != version:
+        raise FormatError(path, f"{kind} format version {found_version} is not supported "
+                                f"(this wv_engine reads version {version}); {advice}")
     if head_len > size - _NATIVE_PREFIX.size:
         raise FormatError(path, f"header length {head_len} exceeds the file size {size}")
+    return head_len
+
+
+def _native_header(path: str, fh: BinaryIO, size: int) -> tuple[dict[str, Any], int]:
+    """The native file's JSON header, checked, and where it ends."""
+    head_len = checked_prefix(path, fh, size, NATIVE_MAGIC, NATIVE_VERSION, "native",
+                              "upgrade wv_engine or re-export the vectors")
     try:
         doc = parse_json(fh.read(head_len).decode("utf-8"))
         count, dim, sections = doc["count"], doc["dim"], doc["sections"]

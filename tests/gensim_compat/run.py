@@ -2,7 +2,7 @@
 wv_engine.gensim and prints their pass/fail counts.
 
 gensim is LGPL-2.1, so neither its tests nor its test data are in this
-repository: this script copies test_keyedvectors.py and test_word2vec.py from
+repository: this script copies test_keyedvectors.py, test_phrases.py and test_word2vec.py from
 the installed gensim (4.4) into a temporary directory at run time, changes
 only their import lines so that what they test comes from wv_engine.gensim
 (gensim's test helpers -- datapath, get_tmpfile, common_texts, LeeCorpus,
@@ -37,6 +37,11 @@ REWRITES = {
         ("from gensim.models.keyedvectors import KeyedVectors, REAL, pseudorandom_weak_vector",
          "from wv_engine.gensim.keyedvectors import KeyedVectors, REAL, pseudorandom_weak_vector"),
         ("import gensim.models.keyedvectors", "from _gensim_shim import gensim"),
+    ],
+    "test_phrases.py": [
+        ("from gensim.models.phrases import Phrases, FrozenPhrases, _PhrasesTransformation",
+         "from wv_engine.gensim.models.phrases import Phrases, FrozenPhrases, _PhrasesTransformation"),
+        ("from gensim.models.phrases import original_scorer", "from wv_engine.gensim.models.phrases import original_scorer"),
     ],
     "test_word2vec.py": [
         ("from gensim.models import word2vec, keyedvectors", "from wv_engine.gensim import word2vec, keyedvectors"),

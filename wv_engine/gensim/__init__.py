@@ -2,24 +2,26 @@
 KeyedVectors` to `from wv_engine.gensim import Word2Vec, KeyedVectors`.
 
 Word2Vec, KeyedVectors, LineSentence, Text8Corpus, PathLineSentences and
-CallbackAny2Vec take gensim 4's arguments (and defaults) and have its methods
+CallbackAny2Vec, and Phrases / FrozenPhrases / Phraser, take gensim 4's arguments (and defaults) and have its methods
 and attributes for what people use; training, vocabulary, files and queries
 are wv_engine's. Saved models and vectors use wv_engine's native format;
 models and vectors gensim saved load too, read without running their code
 (wv_engine.gensim.pickled). Where a gensim argument has no equivalent it
 raises NotImplementedError or is logged. docs/GENSIM.md lists the differences.
 
-`keyedvectors`, `word2vec` and `callbacks` mirror gensim.models' modules of
+`keyedvectors`, `word2vec`, `phrases` and `callbacks` mirror gensim.models' modules of
 those names, and `wv_engine.gensim.models` mirrors gensim.models' paths."""
 
-from . import callbacks, keyedvectors, word2vec
+from . import callbacks, keyedvectors, phrases, word2vec
 from .keyedvectors import REAL, KeyedVectors, pseudorandom_weak_vector
+from .phrases import ENGLISH_CONNECTOR_WORDS, FrozenPhrases, Phraser, Phrases
 from .word2vec import (RULE_DEFAULT, RULE_DISCARD, RULE_KEEP, CallbackAny2Vec, LineSentence, PathLineSentences,
                        Text8Corpus, Word2Vec)
 
 __all__ = ["Word2Vec", "KeyedVectors", "LineSentence", "Text8Corpus", "PathLineSentences", "CallbackAny2Vec",
            "REAL", "pseudorandom_weak_vector", "RULE_DEFAULT", "RULE_DISCARD", "RULE_KEEP", "callbacks",
-           "keyedvectors", "models", "word2vec"]
+           "keyedvectors", "models", "word2vec", "Phrases", "FrozenPhrases", "Phraser", "ENGLISH_CONNECTOR_WORDS",
+           "phrases"]
 
 
 def __getattr__(name: str):
