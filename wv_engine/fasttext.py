@@ -13,7 +13,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from . import _subwords, _word2vec
+import os
+
+from . import _subwords, _word2vec, fasttext_bin
+from .errors import FormatError
 from .memory import check_fits, gib
 from .settings import check as _check
 from .subword_vectors import SubwordVectors
@@ -66,7 +69,7 @@ class FastText(Word2Vec):
                  bucket: int = 2_000_000, max_vocab_size: int | None = None,
                  max_final_vocab: int | None = None, ns_exponent: float = 0.5, cbow_mean: bool = True,
                  shrink_windows: bool = True, max_sentence_length: int = 1024, hot_rows: int | None = None,
-                 shared_negatives: bool | None = None, tmp_dir: str | None = None,
+                 shared_negatives: bool = False, tmp_dir: str | None = None,
                  ids_on_disk: bool | None = None, init_range: float = 1.0, regions: int | None = None):
         for name, v in (("minn", minn), ("maxn", maxn), ("bucket", bucket)):
             _check(name, v, isinstance(v, (int, np.integer)) and 0 <= v < 2**31, "an integer in [0, 2**31)")
@@ -80,9 +83,6 @@ class FastText(Word2Vec):
             if loss != "ns":
                 raise ValueError(f"loss={loss!r}: the subword model trains with negative sampling "
                                  "(loss='ns'); maxn=0 trains plain word2vec with any loss")
-            if shared_negatives:
-                raise ValueError("shared_negatives does not apply to the subword model")
-            shared_negatives = False
         self.minn, self.maxn, self.bucket = int(minn), int(maxn), int(bucket)
         settings = {k: v for k, v in locals().items() if k not in ("self", "minn", "maxn", "bucket", "name", "v",
                                                                     "__class__")}
@@ -165,6 +165,41 @@ class FastText(Word2Vec):
 
     def _core_options(self) -> dict:
         return {"subwords": self.subword_table()} if self.ngram_buckets else {}
+
+    # ---- fastText's .bin ---------------------------------------------------
+    def save_fasttext(self, path: str | os.PathLike) -> None:
+        """Writes fastText's .bin (atomic): fastText and gensim's
+        load_facebook_model read it and give the same vector to every word,
+        seen or not. Keeps the weights and n-gram settings, not the
+        learning-rate schedule (save() keeps the whole state)."""
+        self._need_weights()
+        if self.loss != "ns":
+            raise ValueError(f"a fastText .bin here holds a negative-sampling model; this one has loss={self.loss!r}")
+        fasttext_bin.write_fasttext_bin(
+            path, words=self.vocab.words, counts=self.vocab.counts, input_matrix=self.input_vectors,
+            output_matrix=self.output_vectors, arch=self.arch, window=self.window, epochs=self.epochs,
+            min_count=self.min_count, negative=self.negative, minn=self.minn, maxn=self.maxn,
+            bucket=self.ngram_buckets, sample=self.sample, ntokens=self.vocab.total_tokens)
+
+    @classmethod
+    def load_fasttext(cls, path: str | os.PathLike, **overrides) -> "FastText":
+        """A model from fastText's .bin (skip-gram or CBOW with negative
+        sampling, not quantized), ready to give vectors and to train on;
+        overrides change settings such as threads. Raises FormatError for a
+        damaged, foreign or unsupported file."""
+        data = fasttext_bin.read_fasttext_bin(path)
+        args = data["args"]
+        if data["loss"] != "ns":
+            raise FormatError(path, f"trained with loss {data['loss']!r}: only negative sampling's models load")
+        config = {"arch": data["arch"], "dim": args["dim"], "window": args["ws"], "epochs": args["epoch"],
+                  "min_count": args["minCount"], "negative": max(args["neg"], 1), "minn": args["minn"],
+                  "maxn": args["maxn"], "bucket": args["bucket"] if args["maxn"] else 0, "sample": args["t"],
+                  **overrides}
+        try:
+            vocab = Vocabulary(data["words"], data["counts"], total_tokens=data["ntokens"])
+            return cls.from_weights(config, vocab, data["input_matrix"], data["output_matrix"])
+        except ValueError as exc:
+            raise FormatError(path, f"not a model this library can use: {exc}") from None
 
     # ---- results --------------------------------------------------------
     def _vectors_changed(self) -> None:
