@@ -11,36 +11,13 @@ from wv_engine.evaluate import evaluate_word_pairs
 from wv_engine.subword_vectors import SubwordVectors, ngram_rows
 
 
-def fnv1a_signed(data: bytes) -> int:
-    """fastText's hash written from its definition: FNV-1a, each byte
-    sign-extended as a signed char."""
-    h = 2166136261
-    for b in data:
-        h ^= (b - 256 if b >= 128 else b) & 0xFFFFFFFF
-        h = (h * 16777619) & 0xFFFFFFFF
-    return h
-
-
-def ngrams_by_characters(word: str, minn: int, maxn: int) -> list[bytes]:
-    """The n-grams of <word> enumerated over Python characters (code points)."""
-    s = "<" + word + ">"
-    out = []
-    for i in range(len(s)):
-        for n in range(1, maxn + 1):
-            if i + n > len(s):
-                break
-            if n >= minn and not (n == 1 and (i == 0 or i + n == len(s))):
-                out.append(s[i:i + n].encode("utf-8"))
-    return out
-
-
-def test_the_hash_is_fnv1a_with_fastTexts_signed_bytes():
+def test_the_hash_is_fnv1a_with_fastTexts_signed_bytes(truth):
     assert _subwords.fasttext_hash(b"") == 2166136261
     assert _subwords.fasttext_hash(b"a") == 0xE40C292C  # the published FNV-1a 32-bit vectors
     assert _subwords.fasttext_hash(b"foobar") == 0xBF9CF968
     # a byte >= 0x80 enters as 0xFFFFFFxx, not 0x000000xx: differs from plain FNV-1a
     e_acute = "é".encode()
-    expected = fnv1a_signed(e_acute)
+    expected = truth.fnv1a(e_acute)
     plain = 2166136261
     for b in e_acute:
         plain = ((plain ^ b) * 16777619) & 0xFFFFFFFF
@@ -49,9 +26,9 @@ def test_the_hash_is_fnv1a_with_fastTexts_signed_bytes():
 
 @pytest.mark.parametrize("word", ["where", "a", "naïve", "日本語", "Straße", "x"])
 @pytest.mark.parametrize("minn,maxn", [(3, 6), (1, 2), (2, 4)])
-def test_ngram_rows_are_fastTexts_characters_hashed_modulo_bucket(word, minn, maxn):
+def test_ngram_rows_are_fastTexts_characters_hashed_modulo_bucket(word, minn, maxn, truth):
     bucket = 1000
-    expected = [fnv1a_signed(g) % bucket for g in ngrams_by_characters(word, minn, maxn)]
+    expected = [truth.fnv1a(g) % bucket for g in truth.ngrams(word, minn, maxn)]
     assert list(ngram_rows(word, minn, maxn, bucket)) == expected
     assert len(expected) > 0 or len(word) + 2 < minn
 
@@ -65,19 +42,6 @@ def test_words_without_ngrams():
     assert table_rows[0] == 0 and table_rows[1] == 1 and min(table_rows[2:]) >= 2
 
 
-def corpus_with_morphology(seed=0, sentences=4000):
-    """Two families of words that share stems and live in separate topics:
-    stem + suffix, where the stems of a family only co-occur with each other."""
-    rng = np.random.default_rng(seed)
-    fams = {"alpha": ["lumin", "radiat", "sparkl"], "beta": ["grumbl", "mutter", "murmur"]}
-    suffixes = ["ing", "ed", "er", "s"]
-    lines = []
-    for _ in range(sentences):
-        stems = fams["alpha" if rng.random() < 0.5 else "beta"]
-        lines.append([stems[rng.integers(3)] + suffixes[rng.integers(4)] for _ in range(10)])
-    return fams, lines
-
-
 def small(**kw):
     cfg = dict(dim=24, min_count=1, bucket=5000, threads=1, epochs=3, sample=0, seed=3, window=3)
     cfg.update(kw)
@@ -85,8 +49,8 @@ def small(**kw):
 
 
 @pytest.mark.parametrize("arch", ["skipgram", "cbow"])
-def test_unseen_words_land_with_their_family(arch):
-    fams, lines = corpus_with_morphology()
+def test_unseen_words_land_with_their_family(arch, truth):
+    fams, lines = truth.morphology()
     model = small(arch=arch).fit(lines, progress=False)
     v = model.vectors
     assert isinstance(v, SubwordVectors) and "luminish" not in v
@@ -97,8 +61,8 @@ def test_unseen_words_land_with_their_family(arch):
         assert v.similarity(unseen, fams[fam][1] + "ing") > v.similarity(unseen, fams[other][1] + "ing")
 
 
-def test_vectors_are_means_of_word_and_ngram_rows():
-    _, lines = corpus_with_morphology(sentences=300)
+def test_vectors_are_means_of_word_and_ngram_rows(truth):
+    _, lines = truth.morphology(sentences=300)
     model = small(epochs=1).fit(lines, progress=False)
     V = len(model.vocab)
     assert model.input_vectors.shape == (V + 5000, 24)
@@ -112,10 +76,10 @@ def test_vectors_are_means_of_word_and_ngram_rows():
     assert not model.vectors[""].any() and model.vectors.similarity("", word) == 0.0
 
 
-def test_a_step_moves_every_row_by_the_gradient_of_the_mean():
+def test_a_step_moves_every_row_by_the_gradient_of_the_mean(truth):
     """Each of a word's rows gets alpha times the gradient of the log-likelihood
     with respect to their mean, taken here by finite differences in float64."""
-    _, lines = corpus_with_morphology(sentences=200)
+    _, lines = truth.morphology(sentences=200)
     model = small(epochs=1, negative=3).fit(lines, progress=False)
     rng = np.random.default_rng(1)
     model.output_vectors[...] = rng.normal(0, 0.3, model.output_vectors.shape).astype(np.float32)
@@ -145,8 +109,8 @@ def test_a_step_moves_every_row_by_the_gradient_of_the_mean():
     assert not np.array_equal(model.output_vectors[target], out_before[target])
 
 
-def test_seeded_one_thread_runs_are_identical_and_resume_exactly(tmp_path):
-    _, lines = corpus_with_morphology(sentences=600)
+def test_seeded_one_thread_runs_are_identical_and_resume_exactly(tmp_path, truth):
+    _, lines = truth.morphology(sentences=600)
     cfg = dict(epochs=2, arch="cbow")
     a = small(**cfg).fit(lines, progress=False)
     b = small(**cfg).fit(lines, progress=False)
@@ -168,8 +132,8 @@ def test_seeded_one_thread_runs_are_identical_and_resume_exactly(tmp_path):
         Word2Vec.load(path)
 
 
-def test_maxn_zero_trains_plain_word2vec():
-    _, lines = corpus_with_morphology(sentences=300)
+def test_maxn_zero_trains_plain_word2vec(truth):
+    _, lines = truth.morphology(sentences=300)
     model = small(maxn=0, epochs=1).fit(lines, progress=False)
     assert model.input_vectors.shape == (len(model.vocab), 24)
     assert model.vectors.vectors is model.input_vectors
@@ -193,8 +157,8 @@ def test_an_ngram_matrix_that_cannot_fit_names_bucket():
         small(bucket=2**31 - 1, dim=100_000).build_vocab([["a", "b"]])
 
 
-def test_word_pairs_with_unseen_words_are_all_scored(tmp_path):
-    _, lines = corpus_with_morphology(sentences=1500)
+def test_word_pairs_with_unseen_words_are_all_scored(tmp_path, truth):
+    _, lines = truth.morphology(sentences=1500)
     v = small().fit(lines, progress=False).vectors
     pairs = tmp_path / "pairs.txt"
     pairs.write_text("luminish\tluminer\t9\nluminish\tgrumbling\t1\nmutterish\tmurmurs\t8\n"

@@ -93,7 +93,8 @@ def read_fasttext_bin(path: str | os.PathLike) -> dict[str, Any]:
         if args["maxn"] and not 1 <= args["minn"] <= args["maxn"]:
             raise FormatError(path, f"minn {args['minn']} and maxn {args['maxn']} make no n-grams")
         n_entries, nwords, nlabels, ntokens, pruned = _DICT.unpack(reader.take(_DICT.size, "the dictionary"))
-        n_entries = checked_number(path, "dictionary size", n_entries, 1, _INT32)
+        # each entry takes at least 10 bytes: a size past what the file holds is a lie, not an allocation
+        n_entries = checked_number(path, "dictionary size", n_entries, 1, min(_INT32, (size - reader.offset) // 10))
         if nwords != n_entries or nlabels != 0:
             raise FormatError(path, f"dictionary of {n_entries} entries holds {nwords} words and {nlabels} "
                                     "labels: not a model of word vectors")
