@@ -25,10 +25,10 @@ from .word2vec import Word2Vec
 
 __all__ = ["FastText", "FASTTEXT_DEFAULTS"]
 
-# fastText's defaults for unsupervised vectors (src/args.cc of facebookresearch/fastText):
-# skip-gram, dim 100, window 5, 5 epochs, min_count 5, 5 negatives, n-grams of 3 to 6
-# characters in 2,000,000 buckets, sampling threshold 1e-4, learning rate 0.05 falling on a
-# line to 0, noise distribution counts^0.5, lines cut at 1,024 words.
+#: fastText's defaults for unsupervised vectors (src/args.cc of facebookresearch/fastText):
+#: skip-gram, dim 100, window 5, 5 epochs, min_count 5, 5 negatives, n-grams of 3 to 6
+#: characters in 2,000,000 buckets, sampling threshold 1e-4, learning rate 0.05 falling on a
+#: line to 0, noise distribution counts^0.5, lines cut at 1,024 words.
 FASTTEXT_DEFAULTS = {"arch": "skipgram", "dim": 100, "window": 5, "epochs": 5, "min_count": 5, "negative": 5,
                      "minn": 3, "maxn": 6, "bucket": 2_000_000, "sample": 1e-4, "alpha": 0.05,
                      "ns_exponent": 0.5, "max_sentence_length": 1024}
