@@ -192,7 +192,7 @@ class FastText(Word2Vec):
         if data["loss"] != "ns":
             raise FormatError(path, f"trained with loss {data['loss']!r}: only negative sampling's models load")
         config = {"arch": data["arch"], "dim": args["dim"], "window": args["ws"], "epochs": args["epoch"],
-                  "min_count": args["minCount"], "negative": max(args["neg"], 1), "minn": args["minn"],
+                  "min_count": max(args["minCount"], 1), "negative": max(args["neg"], 1), "minn": args["minn"],
                   "maxn": args["maxn"], "bucket": args["bucket"] if args["maxn"] else 0, "sample": args["t"],
                   **overrides}
         try:
