@@ -78,6 +78,32 @@ WV_HOT double sg_window(wv_w2v_worker *w, const float *h, const int32_t *ctx, in
     return loss;
 }
 
+/* One skip-gram pair with its own negatives: h (fixed over the window) against
+ * the context word's output row and the K negatives' rows, all dot products
+ * first (h is read once for all of them), then grad and the rows. A negative
+ * equal to the context word is skipped, as word2vec.c. */
+WV_HOT double sg_pair(wv_w2v_worker *w, const float *h, int32_t target, float *grad, float alpha) {
+    const wv_w2v_model *m = w->m;
+    const int dim = m->cfg.dim, n = 1 + m->cfg.negative;
+    enum { MAX_OUT = 64 }; /* negative <= 63: checked by the bindings */
+    float *outs[MAX_OUT];
+    float dots[MAX_OUT], g[MAX_OUT];
+    outs[0] = wv_out_row(&w->rows, target, dim);
+    for (int k = 1; k < n; k++) outs[k] = wv_out_row(&w->rows, w->negatives[k - 1], dim);
+    wv_dots(h, (const float *const *)outs, n, dim, dots);
+    double loss = -wv_log_sigmoid(&m->sigmoid, dots[0]);
+    g[0] = ns_gradient(&m->sigmoid, dots[0], 1.0f, alpha);
+    for (int k = 1; k < n; k++) {
+        g[k] = 0.0f;
+        if (w->negatives[k - 1] == target) continue;
+        loss -= wv_log_sigmoid(&m->sigmoid, -dots[k]);
+        g[k] = ns_gradient(&m->sigmoid, dots[k], 0.0f, alpha);
+    }
+    wv_add_combination(grad, (const float *const *)outs, g, 1, n, dim);
+    for (int k = 0; k < n; k++) wv_axpy(g[k], h, outs[k], dim);
+    return loss;
+}
+
 WV_MULTIVERSION /* vecmath.h */
 static void train_sentence(wv_w2v_worker *w, wv_rng *rng, int len, float alpha, double *loss,
                            int64_t *examples) {
@@ -120,7 +146,7 @@ static void train_sentence(wv_w2v_worker *w, wv_rng *rng, int len, float alpha, 
                 for (int c = lo; c <= hi; c++) {
                     if (c == i) continue;
                     ns_draw_next(w, rng);
-                    *loss += ns_update(m, &w->rows, h, sen[c], w->negatives, neg, grad, alpha);
+                    *loss += sg_pair(w, h, sen[c], grad, alpha);
                     ns_swap(w);
                     (*examples)++;
                 }

@@ -315,8 +315,8 @@ cdef class Word2VecCore:
         """Checks a subword table once (word w's rows are rows[offsets[w]:
         offsets[w + 1]], at least one, each a row of the input matrix) and
         attaches it."""
-        if loss != "ns":
-            raise ValueError("subwords train with loss='ns'")
+        if loss != "ns" or not 0 < self.m.cfg.negative <= 63:
+            raise ValueError("subwords train with loss='ns' and 1 <= negative <= 63")
         cdef int32_t[::1] offsets = np.ascontiguousarray(subwords[0], dtype=np.int32)
         cdef int32_t[::1] rows = np.ascontiguousarray(subwords[1], dtype=np.int32)
         o, r = np.asarray(offsets), np.asarray(rows)

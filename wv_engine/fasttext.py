@@ -80,6 +80,8 @@ class FastText(Word2Vec):
             if bucket == 0:
                 raise ValueError(f"bucket=0 leaves the n-grams of {minn} to {maxn} characters no rows: "
                                  "give bucket >= 1, or maxn=0 to train without n-grams")
+            if not 1 <= negative <= 63:
+                raise ValueError(f"negative={negative}: the subword model takes 1 to 63 negatives")
             if loss != "ns":
                 raise ValueError(f"loss={loss!r}: the subword model trains with negative sampling "
                                  "(loss='ns'); maxn=0 trains plain word2vec with any loss")
