@@ -47,7 +47,9 @@ class FastText(Word2Vec):
     on a line to 0 as fastText's does). maxn=0 trains plain word2vec (no
     n-gram rows). Other arguments as Word2Vec; the subword model trains with
     loss="ns" only, and skip-gram takes the mean of the centre word's rows
-    once per window (csrc/loss_ns_subword.c).
+    once per window (csrc/loss_ns_subword.c). shared_negatives=True
+    (skip-gram) draws one negative set per window: faster, but it cost
+    analogy accuracy on wiki_17m (docs: the fastText guide), so it is off.
 
     `vectors` are SubwordVectors: every vocabulary word's mean, and a vector
     for any other word from its n-grams. save/load keep the whole state as
