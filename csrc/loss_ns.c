@@ -5,29 +5,6 @@
  * prefetched while the current one is trained. */
 #include "loss_ns.h"
 
-/* word2vec.c's NS step, one output row after another: each row's dot
- * product sees the changes of the rows before it (a negative drawn twice
- * is trained twice, the second time from its new value). Taking all dot
- * products first where the rows are distinct, as hs_update does, was
- * slower here for CBOW when measured (docs/performance.md). */
-WV_HOT double ns_update(const wv_w2v_model *m, const wv_hot_rows *rows, const float *h, int32_t target,
-                        const int32_t *negatives, int n_neg, float *neu1e, float alpha) {
-    const int dim = m->cfg.dim;
-    double loss = 0.0;
-    for (int d = -1; d < n_neg; d++) {
-        int32_t word = d < 0 ? target : negatives[d];
-        float label = d < 0 ? 1.0f : 0.0f;
-        if (d >= 0 && word == target) continue; /* word2vec.c skips, no redraw */
-        float *out = wv_out_row(rows, word, dim);
-        float f = wv_dot(h, out, dim);
-        loss -= wv_log_sigmoid(&m->sigmoid, d < 0 ? f : -f);
-        float g = ns_gradient(&m->sigmoid, f, label, alpha);
-        wv_axpy(g, out, neu1e, dim);
-        wv_axpy(g, h, out, dim);
-    }
-    return loss;
-}
-
 WV_HOT void loss_begin_word(wv_w2v_worker *w, wv_rng *rng, int i) {
     if (w->m->cfg.arch == WV_CBOW) ns_begin_word_drawn_ahead(w, rng, i);
     else if (i == 0) ns_draw(w->m, rng, w->negatives); /* the first pair's; later ones are drawn a pair ahead */

@@ -5,6 +5,8 @@
 
 void wv_w2v_model_init(wv_w2v_model *m) {
     wv_sigmoid_table_init(&m->sigmoid);
+    m->subword_offsets = NULL;
+    m->subword_rows = NULL;
     m->ids = NULL;
     m->input_lock = NULL;
     m->ids_fd = -1;

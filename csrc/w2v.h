@@ -34,6 +34,8 @@ typedef struct {
     int shared_negatives;   /* SG-NS: one negative set per window (loss_ns_window.c); window <= 64, negative <= 63 */
     int32_t hot_rows;       /* output rows each thread keeps a private copy of
                              * when threads > 1 (0: none; see hotrows.h) */
+    int subwords;           /* 1: fastText's model, a word's input vector the mean of
+                             * its rows in subword_rows (loss_ns_subword.c; NS only) */
 } wv_w2v_config;
 
 typedef struct wv_w2v_worker wv_w2v_worker;
@@ -41,7 +43,7 @@ typedef struct wv_w2v_worker wv_w2v_worker;
 typedef struct {
     wv_w2v_config cfg;
     int32_t vocab_size;
-    float *input;                 /* V x dim ("syn0") */
+    float *input;                 /* V x dim ("syn0"); with subwords, V + bucket rows */
     float *output;                /* V x dim ("syn1neg"/softmax) or (V-1) x dim ("syn1", HS) */
     const float *keep_prob;       /* V: probability to keep a word (subsampling) */
     const float *input_lock;      /* V: factor on each word's input-row updates, 0 freezes the row
@@ -51,6 +53,9 @@ typedef struct {
     const uint8_t *codes;         /* HS: V x WV_MAX_CODE_LENGTH */
     const int32_t *points;        /* HS: V x WV_MAX_CODE_LENGTH */
     wv_sigmoid_table sigmoid;
+    const int32_t *subword_offsets; /* subwords: V + 1; word w's rows are
+                                     * subword_rows[offsets[w], offsets[w + 1]) */
+    const int32_t *subword_rows;    /* subwords: its own row, then its n-grams' (subwords.h) */
     const int32_t *ids;           /* the corpus: word ids, WV_EOS at sentence ends */
     int ids_fd;                   /* >= 0: the ids are read from this file instead (int32, native order) */
     int64_t n_ids;
@@ -115,5 +120,13 @@ double wv_w2v_step(wv_w2v_model *m, const float *h, int32_t target,
  * (negative + 1) x dim floats. Returns the window's loss. */
 double wv_w2v_window_step(wv_w2v_model *m, const int32_t *ctx, int m_ctx, int32_t target,
                           const int32_t *negatives, float alpha, float *scratch);
+
+/* One fastText NS step as the subword loop takes it, for tests: the mean of
+ * the input rows rows[0..n_rows) (n_rows >= 1) predicts target against
+ * cfg.negative negatives; every one of those rows then receives the whole
+ * input gradient times alpha. scratch holds 2 x dim floats. Returns the
+ * step's loss. */
+double wv_w2v_subword_step(wv_w2v_model *m, const int32_t *rows, int n_rows, int32_t target,
+                           const int32_t *negatives, float alpha, float *scratch);
 
 #endif

@@ -7,6 +7,7 @@
 const wv_w2v_loss *wv_w2v_loss_for(const wv_w2v_config *cfg) {
     switch (cfg->loss) {
     case WV_LOSS_NS:
+        if (cfg->subwords) return &wv_loss_ns_subword;
         return cfg->arch == WV_SKIPGRAM && cfg->shared_negatives && cfg->negative > 0 ? &wv_loss_ns_window
                                                                                       : &wv_loss_ns;
     case WV_LOSS_HS: return &wv_loss_hs;

@@ -1,6 +1,7 @@
 """Shared fixtures: small generated corpora (the suite needs no outside data)."""
 
 import signal
+import types
 
 import numpy as np
 import pytest
@@ -95,3 +96,46 @@ def refs():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+# fastText's subwords, written here from their definitions (test_fasttext*.py)
+def fnv1a_signed(data: bytes) -> int:
+    """fastText's hash written from its definition: FNV-1a, each byte
+    sign-extended as a signed char."""
+    h = 2166136261
+    for b in data:
+        h ^= (b - 256 if b >= 128 else b) & 0xFFFFFFFF
+        h = (h * 16777619) & 0xFFFFFFFF
+    return h
+
+
+def ngrams_by_characters(word: str, minn: int, maxn: int) -> list[bytes]:
+    """The n-grams of <word> enumerated over Python characters (code points)."""
+    s = "<" + word + ">"
+    out = []
+    for i in range(len(s)):
+        for n in range(1, maxn + 1):
+            if i + n > len(s):
+                break
+            if n >= minn and not (n == 1 and (i == 0 or i + n == len(s))):
+                out.append(s[i:i + n].encode("utf-8"))
+    return out
+
+
+def corpus_with_morphology(seed=0, sentences=4000):
+    """Two families of words that share stems and live in separate topics:
+    stem + suffix, where the stems of a family only co-occur with each other."""
+    rng = np.random.default_rng(seed)
+    fams = {"alpha": ["lumin", "radiat", "sparkl"], "beta": ["grumbl", "mutter", "murmur"]}
+    suffixes = ["ing", "ed", "er", "s"]
+    lines = []
+    for _ in range(sentences):
+        stems = fams["alpha" if rng.random() < 0.5 else "beta"]
+        lines.append([stems[rng.integers(3)] + suffixes[rng.integers(4)] for _ in range(10)])
+    return fams, lines
+
+
+@pytest.fixture(scope="session")
+def truth():
+    """fastText's hash and n-grams written from their definitions, and a planted morphology."""
+    return types.SimpleNamespace(fnv1a=fnv1a_signed, ngrams=ngrams_by_characters, morphology=corpus_with_morphology)

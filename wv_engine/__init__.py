@@ -1,6 +1,6 @@
 """wv_engine: fast word2vec and GloVe training with C kernels and Hogwild threads.
 
-The public API: Vocabulary, Word2Vec, GloVe, Vectors, load_vectors, and the
+The public API: Vocabulary, Word2Vec, FastText, GloVe, Vectors, load_vectors, and the
 evaluation functions in wv_engine.evaluate."""
 
 import logging
@@ -36,6 +36,7 @@ logging.getLogger(__name__).addHandler(logging.NullHandler())
 from .corpus import Corpus, EncodedCorpus
 from .epoch_scores import EpochScores
 from .errors import CorpusError, FormatError, InputFileError, NotAModelError
+from .fasttext import FastText
 from .io import load_vectors
 from .phrases import Phrases
 from .vectors import UnknownWordError, Vectors
@@ -54,7 +55,7 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
-    "Corpus", "CorpusError", "EncodedCorpus", "EpochScores", "EpochStats", "FormatError", "GloVe", "InputFileError",
-    "NotAModelError", "Phrases", "TrainingStats", "UnknownWordError", "Vectors", "Vocabulary", "Word2Vec", "load_vectors",
-    "__version__",
+    "Corpus", "CorpusError", "EncodedCorpus", "EpochScores", "EpochStats", "FastText", "FormatError", "GloVe",
+    "InputFileError", "NotAModelError", "Phrases", "TrainingStats", "UnknownWordError", "Vectors", "Vocabulary",
+    "Word2Vec", "load_vectors", "__version__",
 ]

@@ -43,6 +43,7 @@ cdef extern from "w2v.h":
         uint64_t seed
         int shared_negatives
         int32_t hot_rows
+        int subwords
     ctypedef struct wv_w2v_model:
         wv_w2v_config cfg
         int32_t vocab_size
@@ -54,6 +55,8 @@ cdef extern from "w2v.h":
         const uint8_t *code_length
         const uint8_t *codes
         const int32_t *points
+        const int32_t *subword_offsets
+        const int32_t *subword_rows
         const int32_t *ids
         int ids_fd
         int64_t n_ids
@@ -75,6 +78,8 @@ cdef extern from "w2v.h":
                        float alpha, float *scratch) nogil
     double wv_w2v_window_step(wv_w2v_model *m, const int32_t *ctx, int m_ctx, int32_t target,
                               const int32_t *negatives, float alpha, float *scratch) nogil
+    double wv_w2v_subword_step(wv_w2v_model *m, const int32_t *rows, int n_rows, int32_t target,
+                               const int32_t *negatives, float alpha, float *scratch) nogil
 
 
 cdef extern from *:
@@ -221,6 +226,7 @@ cdef _set_config(wv_w2v_config *cfg, str arch, str loss, int dim, int window, in
     cfg.max_sentence_length = max_sentence_length
     cfg.hot_rows = hot_rows
     cfg.shared_negatives = shared_negatives
+    cfg.subwords = 0
 
 
 def worker_bytes(*, str arch, str loss, int dim, int window, int negative, int max_sentence_length,
@@ -249,12 +255,14 @@ cdef class Word2VecCore:
                  int max_sentence_length, bint cbow_mean, bint shrink_windows,
                  uint64_t seed, float[:, ::1] input_vectors, float[:, ::1] output_vectors,
                  float[::1] keep_prob, noise=None, huffman=None, int32_t hot_rows=0,
-                 bint shared_negatives=False):
-        cdef int32_t V = input_vectors.shape[0]
+                 bint shared_negatives=False, subwords=None):
+        # subwords: (offsets, rows) of fastText's model, a word's input vector the mean of its
+        # rows of input_vectors (the vocabulary's, then the n-grams' buckets): _set_subwords
+        cdef int32_t V = input_vectors.shape[0] if subwords is None else keep_prob.shape[0]
         _set_config(&self.m.cfg, arch, loss, dim, window, negative, max_sentence_length, hot_rows,
                     shared_negatives)
-        if V < 1 or input_vectors.shape[1] != dim:
-            raise ValueError("input_vectors must be (vocab_size, dim)")
+        if V < 1 or input_vectors.shape[1] != dim or input_vectors.shape[0] < V:
+            raise ValueError("input_vectors must be (vocab_size, dim), or more rows with subwords")
         if output_vectors.shape[1] != dim or keep_prob.shape[0] != V:
             raise ValueError("output_vectors / keep_prob do not match the vocabulary")
         self.m.cfg.cbow_mean = cbow_mean
@@ -301,7 +309,29 @@ cdef class Word2VecCore:
             if output_vectors.shape[0] != V:
                 raise ValueError("softmax needs output_vectors of shape (vocab_size, dim)")
         self.m.output = &output_vectors[0, 0]
+        if subwords is not None:
+            keep += self._set_subwords(subwords, loss, shared_negatives, input_vectors.shape[0])
         self._keep = tuple(keep)
+
+    def _set_subwords(self, subwords, str loss, bint shared_negatives, int64_t input_rows):
+        """Checks a subword table once (word w's rows are rows[offsets[w]:
+        offsets[w + 1]], at least one, each a row of the input matrix) and
+        attaches it."""
+        if loss != "ns" or not 0 < self.m.cfg.negative <= 63:
+            raise ValueError("subwords train with loss='ns' and 1 <= negative <= 63")
+        cdef int32_t[::1] offsets = np.ascontiguousarray(subwords[0], dtype=np.int32)
+        cdef int32_t[::1] rows = np.ascontiguousarray(subwords[1], dtype=np.int32)
+        o, r = np.asarray(offsets), np.asarray(rows)
+        if (o.shape[0] != self.m.vocab_size + 1 or o[0] != 0 or o[len(o) - 1] != r.shape[0]
+                or np.any(np.diff(o) < 1)):
+            raise ValueError("subword offsets must start at 0, give every word at least one row "
+                             "and end at the number of rows")
+        if r.min() < 0 or r.max() >= input_rows:
+            raise ValueError("subword rows lie outside the input matrix")
+        self.m.subword_offsets = &offsets[0]
+        self.m.subword_rows = &rows[0]
+        self.m.cfg.subwords = 1
+        return [offsets, rows]
 
     def set_corpus(self, const int32_t[::1] ids not None, int64_t schedule_words, double alpha, double min_alpha,
                    int64_t words_done=0, bint linear_decay=False):
@@ -483,3 +513,21 @@ cdef class Word2VecCore:
         scratch = np.zeros((neg.shape[0] + 1) * self.m.cfg.dim, dtype=np.float32)
         cdef float[::1] s = scratch
         return wv_w2v_window_step(&self.m, &ctx[0], ctx.shape[0], target, &neg[0], alpha, &s[0])
+
+    def subword_step(self, rows, int32_t target, negatives, float alpha):
+        """One fastText step (tests): the mean of the input rows `rows`
+        predicts target against `negative` negatives; returns its loss.
+        Vectors are updated in place."""
+        cdef int32_t[::1] r = np.ascontiguousarray(rows, dtype=np.int32)
+        cdef int32_t[::1] neg = np.ascontiguousarray(negatives, dtype=np.int32)
+        if not self.m.cfg.subwords or neg.shape[0] != self.m.cfg.negative or neg.shape[0] == 0:
+            raise ValueError("subword_step needs a subword model and exactly `negative` negatives")
+        if r.shape[0] == 0 or not 0 <= target < self.m.vocab_size:
+            raise ValueError("bad rows or target")
+        if np.asarray(neg).min() < 0 or np.asarray(neg).max() >= self.m.vocab_size:
+            raise ValueError("negatives out of range")
+        if np.asarray(r).min() < 0 or np.asarray(r).max() >= self._keep[0].shape[0]:
+            raise ValueError("rows out of range")
+        scratch = np.zeros(2 * self.m.cfg.dim, dtype=np.float32)
+        cdef float[::1] s = scratch
+        return wv_w2v_subword_step(&self.m, &r[0], r.shape[0], target, &neg[0], alpha, &s[0])

@@ -14,7 +14,7 @@ import sys
 import time
 from typing import Sequence
 
-from . import cli_watch
+from . import cli_fasttext, cli_watch
 from .cli_args import FORMATS, MATRIX_FORMATS, build_parser, typed_flags
 from .cli_phrases import read_input, run_phrases
 from .files import write_json
@@ -208,6 +208,7 @@ def _secondary(args, what: str, write) -> bool:
 WORD2VEC_FIXED = ("arch", "loss", "dim", "window", "negative", "min_count", "sample", "epochs", "alpha",
                   "min_alpha", "schedule", "seed", "max_vocab_size", "max_final_vocab", "ns_exponent",
                   "max_sentence_length", "shared_negatives", "init_range")
+WORD2VEC_FLAGS = WORD2VEC_FIXED + ("threads", "tmp_dir", "ids_on_disk", "regions")  # Word2Vec's settings too
 GLOVE_FIXED = ("dim", "window", "x_max", "alpha", "eta", "min_count", "seed", "max_vocab_size")
 
 
@@ -235,10 +236,13 @@ def _resume_overrides(args, config: dict, fixed: Sequence[str], flag_names: dict
     return overrides
 
 
-def run_word2vec(args) -> int:
-    """`wv-engine word2vec`: vocabulary, encoding, training, vectors, stats."""
+def run_word2vec(args, trainer=None, settings: dict | None = None, write=None) -> int:
+    """`wv-engine word2vec` (`fasttext`: its trainer, settings, writer): vocabulary, encoding, training, stats."""
     from .io import save_vectors
     from .word2vec import Word2Vec
+
+    trainer, settings = trainer or Word2Vec, settings or {}
+    write = write or (lambda model, path, fmt: save_vectors(model.vectors, path, FORMATS[fmt]))
 
     started = time.perf_counter()
     progress = None if not args.quiet else False
@@ -249,23 +253,14 @@ def run_word2vec(args) -> int:
         if args.resume:
             if client is not None:
                 raise ValueError("--resume trains on this machine; drop --scheduler")
-            saved = Word2Vec.saved_config(args.resume)  # the header only: the weights are loaded once
-            model = Word2Vec.load(args.resume, **_resume_overrides(args, saved, WORD2VEC_FIXED))
+            saved = trainer.saved_config(args.resume)  # the header only: the weights are loaded once
+            model = trainer.load(args.resume, **_resume_overrides(args, saved, WORD2VEC_FIXED + tuple(settings)))
             left = model.unfinished_epochs
             _say(args, f"resuming from {args.resume}: {model.epochs_trained} epoch(s) trained, "
                        + (f"{left} of the run's {model.schedule_state['epochs']} left" if left else "its run complete")
                        + "; the settings given agree with it")
         else:
-            model = Word2Vec(arch=args.arch, loss=args.loss, dim=args.dim, window=args.window,
-                             negative=args.negative, min_count=args.min_count, sample=args.sample,
-                             epochs=args.epochs, alpha=args.alpha, min_alpha=args.min_alpha,
-                             schedule=args.schedule, threads=args.threads, seed=args.seed,
-                             max_vocab_size=args.max_vocab_size,
-                             max_final_vocab=args.max_final_vocab, ns_exponent=args.ns_exponent,
-                             max_sentence_length=args.max_sentence_length,
-                             shared_negatives=args.shared_negatives, tmp_dir=args.tmp_dir,
-                             ids_on_disk=args.ids_on_disk, init_range=args.init_range,
-                             regions=args.regions)
+            model = trainer(**{name: getattr(args, name) for name in WORD2VEC_FLAGS}, **settings)
             _say(args, f"counting words in {args.input}")
             model.build_vocab(source, client=client, progress=progress)
         vocab = model.vocab
@@ -299,7 +294,7 @@ def run_word2vec(args) -> int:
     watched = cli_watch.finish(callbacks, model, stats, score_last=not interrupted)
     t0 = time.perf_counter()
     output = _final_output(args, interrupted, stats.epochs)
-    save_vectors(model.vectors, output, FORMATS[args.format])
+    write(model, output, args.format)
     ok = True
     if args.checkpoint and not interrupted:
         ok = _secondary(args, f"checkpoint {args.checkpoint}", lambda: model.save(args.checkpoint))
@@ -332,6 +327,10 @@ def run_word2vec(args) -> int:
             "output": output,
         }))
     return EXIT_INTERRUPTED if interrupted else 0 if ok else EXIT_ERROR
+
+
+def run_fasttext(args) -> int:  # word2vec's command with FastText (cli_fasttext.py)
+    return run_word2vec(args, cli_fasttext.FastText, cli_fasttext.settings(args), cli_fasttext.write_vectors)
 
 
 def run_eval(args) -> int:
@@ -437,8 +436,8 @@ def _memory_message(args, exc: MemoryError) -> str:
             + advice.get(args.command, "free memory or use a smaller input"))
 
 
-COMMANDS = {"word2vec": run_word2vec, "glove": run_glove, "svd": run_svd, "eval": run_eval, "phrases": run_phrases,
-            "report": cli_watch.run_report, "map": cli_watch.run_map,
+COMMANDS = {"word2vec": run_word2vec, "fasttext": run_fasttext, "glove": run_glove, "svd": run_svd, "eval": run_eval,
+            "phrases": run_phrases, "report": cli_watch.run_report, "map": cli_watch.run_map,
             "similar": run_similar, "analogy": run_analogy, "convert": run_convert, "demo": run_demo}
 
 

@@ -63,10 +63,10 @@ def _add_scheduler(p) -> None:
                         '(needs pip install "wv-engine[dask]"; the input must be readable by every worker)')
 
 
-def _add_word2vec(sub) -> None:
-    p = sub.add_parser("word2vec", help="train word2vec vectors on a text file",
+def _add_word2vec(sub, name: str = "word2vec", what: str = "word2vec vectors", description: str = ""):
+    p = sub.add_parser(name, help=f"train {what} on a text file",
                        description="Train skip-gram or CBOW vectors on a text file (plain, .gz, .bz2, "
-                                   ".xz; whitespace-separated tokens, a newline ends a sentence).")
+                                   ".xz; whitespace-separated tokens, a newline ends a sentence)." + description)
     p.add_argument("input", metavar="INPUT", help="training text file")
     p.add_argument("-o", "--output", required=True, metavar="OUTPUT", help="where to write the vectors")
     p.add_argument("--arch", choices=["skipgram", "cbow"], default="skipgram")
@@ -129,6 +129,23 @@ def _add_word2vec(sub) -> None:
     p.add_argument("--lr-scale", type=_number(float, 0, 1000, low_open=True), default=None, metavar="X",
                    help="with --scheduler: each worker's learning rate times X (default: the number of "
                         "workers, at most 4, so the averaged model moves as one machine's would)")
+    return p
+
+
+def _add_fasttext(sub) -> None:
+    """word2vec's flags with fastText's defaults (wv_engine.fasttext.FASTTEXT_DEFAULTS), and its n-grams'."""
+    p = _add_word2vec(sub, "fasttext", "fastText subword vectors",
+                      " A word's input vector is the mean of its own row and its character n-grams' rows "
+                      "(fastText's model; defaults are fastText's: --sample 1e-4, --alpha 0.05 falling to 0, "
+                      "--ns-exponent 0.5). --format bin writes fastText's .bin (readable by fastText and "
+                      "gensim), txt its .vec, native the whole training state.")
+    p.add_argument("--minn", type=nonneg_int, default=3, help="fewest characters of an n-gram (fastText's -minn)")
+    p.add_argument("--maxn", type=nonneg_int, default=6,
+                   help="most characters of an n-gram (fastText's -maxn); 0: no n-grams, plain word2vec")
+    p.add_argument("--bucket", type=nonneg_int, default=2_000_000,
+                   help="rows the n-grams are hashed into (fastText's -bucket); they take bucket x dim x 4 bytes")
+    p.set_defaults(sample=1e-4, alpha=0.05, ns_exponent=0.5, max_sentence_length=1024, schedule="word2vec",
+                   shared_negatives=False)
 
 
 def _add_watching(p) -> None:
@@ -350,6 +367,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"wv-engine {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     _add_word2vec(sub)
+    _add_fasttext(sub)
     _add_glove(sub)
     _add_svd(sub)
     _add_phrases(sub)

@@ -293,6 +293,11 @@ def _pvalue(r: float, n: int) -> float:
     return float(betainc((n - 2) / 2.0, 0.5, max(0.0, 1.0 - r * r)))
 
 
+def _unit(vector: np.ndarray) -> np.ndarray:
+    norm = float(np.linalg.norm(vector))
+    return vector / norm if norm else vector
+
+
 def evaluate_word_pairs(
     vectors: Vectors,
     path: str | os.PathLike | None = None,
@@ -304,7 +309,8 @@ def evaluate_word_pairs(
 
     `path`: lines "w1 w2 score" separated by tabs (or whitespace), '#' lines ignored; None
     uses the shipped WordSim-353. Pairs with a word outside the first `restrict_vocab` words
-    are skipped and counted as OOV.
+    are skipped and counted as OOV, except with vectors that give any word a vector
+    (SubwordVectors, FastText's): those words get theirs and every pair is scored.
 
     Returns {"pearson", "pearson_pvalue", "spearman", "spearman_pvalue", "pairs" (used),
     "oov" (skipped), "oov_ratio" (fraction of all pairs), "restrict_vocab",
@@ -316,18 +322,21 @@ def evaluate_word_pairs(
 
         path = dataset_path("wordsim353")
     lookup = _Lookup(vectors, restrict_vocab, case_insensitive)
-    gold, rows1, rows2 = [], [], []
+    # vectors that give any word a vector (SubwordVectors): a word outside the lookup is
+    # scored with its own (its n-grams'), and no pair is skipped
+    any_word = getattr(vectors, "word_vector", None)
+    gold, units1, units2 = [], [], []
     oov = 0
     for _, w1, w2, score in _parse_pairs(path):
         i, j = lookup.get(w1), lookup.get(w2)
-        if i is None or j is None:
+        if any_word is None and (i is None or j is None):
             oov += 1
             continue
         gold.append(score)
-        rows1.append(i)
-        rows2.append(j)
-    unit = lookup.unit
-    model = np.einsum("ij,ij->i", unit[rows1], unit[rows2]).astype(np.float64)
+        units1.append(lookup.unit[i] if i is not None else _unit(any_word(w1)))
+        units2.append(lookup.unit[j] if j is not None else _unit(any_word(w2)))
+    dim = lookup.unit.shape[1]
+    model = np.einsum("ij,ij->i", np.reshape(units1, (-1, dim)), np.reshape(units2, (-1, dim))).astype(np.float64)
     total = len(gold) + oov
     result: dict[str, Any] = {
         "pearson": None, "pearson_pvalue": None, "spearman": None, "spearman_pvalue": None,

@@ -212,7 +212,10 @@ class Word2Vec:
             cbow_mean=self.cbow_mean, shrink_windows=self.shrink_windows, seed=self.seed,
             input_vectors=self.input_vectors, output_vectors=self.output_vectors,
             keep_prob=vocab.keep_probabilities(self.sample), noise=noise, huffman=huffman,
-            hot_rows=self.hot_rows, shared_negatives=self.shared_negatives)
+            hot_rows=self.hot_rows, shared_negatives=self.shared_negatives, **self._core_options())
+
+    def _core_options(self) -> dict:
+        return {}  # a subclass's further arguments of the core (FastText's subword table)
 
     def encode(self, corpus: CorpusSource, cache_path: str | None = None, *,
                progress: bool | None = None) -> EncodedCorpus:

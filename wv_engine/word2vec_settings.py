@@ -46,8 +46,10 @@ def check_vocabulary(settings: Any, words: int) -> None:
 
 def check_weights(settings: Any, words: int, input_vectors: Any, output_vectors: Any) -> None:
     """Refuses weights a model of these settings over `words` words cannot
-    train in place: writeable C-contiguous float32 of its shapes."""
-    for name, a, rows in (("input_vectors", input_vectors, words), ("output_vectors", output_vectors, words)):
+    train in place: writeable C-contiguous float32 of its shapes (FastText's
+    input matrix has its n-gram buckets' rows after the words')."""
+    input_rows = words + getattr(settings, "ngram_buckets", 0)
+    for name, a, rows in (("input_vectors", input_vectors, input_rows), ("output_vectors", output_vectors, words)):
         if not (isinstance(a, np.ndarray) and a.dtype == np.float32 and a.flags.c_contiguous
                 and a.flags.writeable and a.shape == (rows, settings.dim)):
             raise ValueError(f"{name} must be a writeable C-contiguous float32 array of shape "

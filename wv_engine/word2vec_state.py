@@ -118,14 +118,19 @@ def checked_tree(path: str | os.PathLike, tree: tuple, words: int) -> tuple[np.n
 
 def save_model(model: Any, path: str | os.PathLike, extra: dict | None = None) -> None:
     """Writes `model` (a Word2Vec with a vocabulary) to `path` atomically."""
-    state = {"format": MODEL_FORMAT, "version": MODEL_VERSION, "config": model.config(),
+    state = {"format": getattr(model, "state_format", MODEL_FORMAT), "version": MODEL_VERSION,
+             "config": model.config(),
              "epochs_trained": model.epochs_trained, "history": [e.__dict__ for e in model.history],
              "schedule": model.schedule_state, "total_tokens": model.vocab.total_tokens,
-             "distinct_words": model.vocab.distinct_words, "hs_tree": model.vocab.tree is not None}
+             "distinct_words": model.vocab.distinct_words, "hs_tree": model.vocab.tree is not None,
+             # vectors made from more rows than one a word (FastText's): the rows kept beside them
+             "input_section": model.vectors.vectors is not model.input_vectors}
     metadata = {**model.metadata(), "word2vec_state": state}
     if extra is not None:
         metadata["extra"] = extra
     sections = {"output_vectors": model.output_vectors}
+    if state["input_section"]:
+        sections["input_vectors"] = model.input_vectors
     if model.vocab.tree is not None:  # a tree given (read from gensim): kept, since the output rows follow it
         sections.update(zip(_TREE, model.vocab.tree))
     formats.save_native(model.vectors, path, metadata=metadata,  # the one Vectors view: no second index
@@ -144,7 +149,7 @@ def load_model(cls: Any, path: str | os.PathLike, **overrides) -> Any:
     """A `cls` (Word2Vec) from a saved state, settings changed by overrides."""
     words, matrix, counts, metadata = formats.read_vectors(path, format="native")
     state = (metadata or {}).get("word2vec_state")
-    if not isinstance(state, dict) or state.get("format") != MODEL_FORMAT:
+    if not isinstance(state, dict) or state.get("format") != getattr(cls, "state_format", MODEL_FORMAT):
         raise NotAModelError(path, _NOT_A_MODEL)
     if state.get("version") != MODEL_VERSION:
         raise FormatError(path, f"Word2Vec state version {state.get('version')!r} is not supported "
@@ -156,6 +161,8 @@ def load_model(cls: Any, path: str | os.PathLike, **overrides) -> Any:
     _checked_config(path, state["config"])
     _check_state_numbers(path, state)
     output = formats.read_native_section(path, "output_vectors")
+    if state.get("input_section"):
+        matrix = formats.read_native_section(path, "input_vectors")
     tree = tuple(formats.read_native_section(path, name) for name in _TREE) if state.get("hs_tree") else None
     try:
         # saved before schedule and init_range existed: word2vec.c's, the only ones then

@@ -1,5 +1,5 @@
 """A gensim 4 drop-in over wv_engine: change `from gensim.models import Word2Vec,
-KeyedVectors` to `from wv_engine.gensim import Word2Vec, KeyedVectors`.
+KeyedVectors` to `from wv_engine.gensim import Word2Vec, KeyedVectors` (and FastText).
 
 Word2Vec, KeyedVectors, LineSentence, Text8Corpus, PathLineSentences and
 CallbackAny2Vec, and Phrases / FrozenPhrases / Phraser, take gensim 4's arguments (and defaults) and have its methods
@@ -12,13 +12,15 @@ raises NotImplementedError or is logged. docs/GENSIM.md lists the differences.
 `keyedvectors`, `word2vec`, `phrases` and `callbacks` mirror gensim.models' modules of
 those names, and `wv_engine.gensim.models` mirrors gensim.models' paths."""
 
-from . import callbacks, keyedvectors, phrases, word2vec
+from . import callbacks, fasttext, keyedvectors, phrases, word2vec
+from .fasttext import FastText, FastTextKeyedVectors, load_facebook_model, load_facebook_vectors, save_facebook_model
 from .keyedvectors import REAL, KeyedVectors, pseudorandom_weak_vector
 from .phrases import ENGLISH_CONNECTOR_WORDS, FrozenPhrases, Phraser, Phrases
 from .word2vec import (RULE_DEFAULT, RULE_DISCARD, RULE_KEEP, CallbackAny2Vec, LineSentence, PathLineSentences,
                        Text8Corpus, Word2Vec)
 
-__all__ = ["Word2Vec", "KeyedVectors", "LineSentence", "Text8Corpus", "PathLineSentences", "CallbackAny2Vec",
+__all__ = ["Word2Vec", "FastText", "FastTextKeyedVectors", "load_facebook_model", "load_facebook_vectors",
+           "save_facebook_model", "fasttext", "KeyedVectors", "LineSentence", "Text8Corpus", "PathLineSentences", "CallbackAny2Vec",
            "REAL", "pseudorandom_weak_vector", "RULE_DEFAULT", "RULE_DISCARD", "RULE_KEEP", "callbacks",
            "keyedvectors", "models", "word2vec", "Phrases", "FrozenPhrases", "Phraser", "ENGLISH_CONNECTOR_WORDS",
            "phrases"]

@@ -188,6 +188,8 @@ class Word2Vec:
     """gensim.models.Word2Vec with gensim 4's arguments and defaults, trained by
     wv_engine.Word2Vec (`engine` is that model)."""
 
+    _engine, _keyed_vectors = _core.Word2Vec, KeyedVectors  # what a subclass trains and shows (FastText)
+
     def __getattr__(self, name: str) -> Any:
         if name in _GENSIM3:  # only reached when normal lookup fails
             raise gensim3_hint("Word2Vec", name, _GENSIM3)
@@ -416,6 +418,13 @@ class Word2Vec:
         self.prepare_vocab(update=update, keep_raw_vocab=keep_raw_vocab, trim_rule=trim_rule)
         self.corpus_count = corpus_count or 0
 
+    def _trained(self) -> None:
+        """After training: wv shares the engine's matrix already (FastText's makes its vectors again)."""
+
+    def _wv_is_own(self) -> bool:
+        """True while wv shows this model's own vectors (not a KeyedVectors assigned to it)."""
+        return self.wv.vectors is self._model.input_vectors
+
     def _attach_wv(self) -> None:
         """wv shows the engine's vectors (with hierarchical softmax, its tree as gensim's code/point),
         every word free to train (gensim's vectors_lockf of one factor for all)."""
@@ -451,7 +460,7 @@ class Word2Vec:
                              "total_examples=model.corpus_count.")
         if self._model.vocab is None:
             raise RuntimeError("you must first build vocabulary before training the model")
-        if self.wv.vectors is not self._model.input_vectors:
+        if not self._wv_is_own():
             raise ValueError("a KeyedVectors assigned to .wv cannot be trained (the model's own vocabulary "
                              "and weights are needed)")
         self._model.input_lock = getattr(self.wv, "vectors_lockf", None)  # 0 freezes a word's vector
@@ -502,6 +511,7 @@ class Word2Vec:
             stats = model.train(encoded, epochs=int(epochs), callbacks=[on_epoch], progress=False)
         finally:
             model.alpha, model.min_alpha = saved
+        self._trained()
         self.wv.fill_norms(force=True)
         self.train_count += 1
         for cb in callbacks:
@@ -594,7 +604,7 @@ class Word2Vec:
         if pickled.looks_pickled(fname):
             return pickled.gensim_word2vec(cls, os.fspath(fname))
         try:
-            engine = _core.Word2Vec.load(fname)
+            engine = cls._engine.load(fname)
         except NotAModelError as exc:
             raise _NotAWord2Vec(exc.path, exc.problem) from None
         self = cls.__new__(cls)
@@ -617,7 +627,7 @@ class Word2Vec:
         self.corpus_total_words = extra.get("corpus_total_words")
         self.running_training_loss = extra.get("running_training_loss", 0.0)
         self.train_count = extra.get("train_count", 0)
-        self.wv = KeyedVectors(engine.dim)
+        self.wv = cls._keyed_vectors(engine.dim)
         self._attach_wv()
         self._lowest_alpha, self._scanned, self._raw_vocab = None, None, None
         return self

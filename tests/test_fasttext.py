@@ -1,0 +1,168 @@
+"""FastText: fastText's hash and n-grams against hand computations, the
+subword step against a numerical gradient, a planted morphology that unseen
+words must recover, reproducibility, save/resume and the refusals."""
+
+import numpy as np
+import pytest
+
+from wv_engine import FastText, FormatError, Word2Vec
+from wv_engine import _subwords
+from wv_engine.evaluate import evaluate_word_pairs
+from wv_engine.subword_vectors import SubwordVectors, ngram_rows
+
+
+def test_the_hash_is_fnv1a_with_fastTexts_signed_bytes(truth):
+    assert _subwords.fasttext_hash(b"") == 2166136261
+    assert _subwords.fasttext_hash(b"a") == 0xE40C292C  # the published FNV-1a 32-bit vectors
+    assert _subwords.fasttext_hash(b"foobar") == 0xBF9CF968
+    # a byte >= 0x80 enters as 0xFFFFFFxx, not 0x000000xx: differs from plain FNV-1a
+    e_acute = "é".encode()
+    expected = truth.fnv1a(e_acute)
+    plain = 2166136261
+    for b in e_acute:
+        plain = ((plain ^ b) * 16777619) & 0xFFFFFFFF
+    assert _subwords.fasttext_hash(e_acute) == expected != plain
+
+
+@pytest.mark.parametrize("word", ["where", "a", "naïve", "日本語", "Straße", "x"])
+@pytest.mark.parametrize("minn,maxn", [(3, 6), (1, 2), (2, 4)])
+def test_ngram_rows_are_fastTexts_characters_hashed_modulo_bucket(word, minn, maxn, truth):
+    bucket = 1000
+    expected = [truth.fnv1a(g) % bucket for g in truth.ngrams(word, minn, maxn)]
+    assert list(ngram_rows(word, minn, maxn, bucket)) == expected
+    assert len(expected) > 0 or len(word) + 2 < minn
+
+
+def test_words_without_ngrams():
+    assert len(ngram_rows("</s>", 3, 6, 100)) == 0  # fastText's end of line has none
+    assert len(ngram_rows("", 3, 6, 100)) == 0  # "<>" is shorter than minn
+    assert len(ngram_rows("word", 3, 6, 0)) == 0 and len(ngram_rows("word", 3, 0, 100)) == 0
+    table_offsets, table_rows = _subwords.subword_table(["</s>", "ab"], 3, 4, 10)
+    assert list(table_offsets) == [0, 1, 1 + 1 + 3]  # "</s>": its own row only; "ab": itself + <ab, ab>, <ab>
+    assert table_rows[0] == 0 and table_rows[1] == 1 and min(table_rows[2:]) >= 2
+
+
+def small(**kw):
+    cfg = dict(dim=24, min_count=1, bucket=5000, threads=1, epochs=3, sample=0, seed=3, window=3)
+    cfg.update(kw)
+    return FastText(**cfg)
+
+
+@pytest.mark.parametrize("arch", ["skipgram", "cbow"])
+def test_unseen_words_land_with_their_family(arch, truth):
+    fams, lines = truth.morphology()
+    model = small(arch=arch).fit(lines, progress=False)
+    v = model.vectors
+    assert isinstance(v, SubwordVectors) and "luminish" not in v
+    for fam, other in (("alpha", "beta"), ("beta", "alpha")):
+        unseen = fams[fam][0] + "ish"  # a suffix never seen, on a family's stem
+        near = [w for w, _ in v.most_similar(unseen, topn=5)]
+        assert all(any(w.startswith(s) for s in fams[fam]) for w in near), (unseen, near)
+        assert v.similarity(unseen, fams[fam][1] + "ing") > v.similarity(unseen, fams[other][1] + "ing")
+
+
+def test_vectors_are_means_of_word_and_ngram_rows(truth):
+    _, lines = truth.morphology(sentences=300)
+    model = small(epochs=1).fit(lines, progress=False)
+    V = len(model.vocab)
+    assert model.input_vectors.shape == (V + 5000, 24)
+    word = model.vocab.words[4]
+    rows = [4] + [V + r for r in ngram_rows(word, 3, 6, 5000)]
+    np.testing.assert_allclose(model.vectors[word], model.input_vectors[rows].mean(axis=0), rtol=1e-5, atol=1e-7)
+    unseen = "radiatish"
+    grams = ngram_rows(unseen, 3, 6, 5000)
+    np.testing.assert_allclose(model.vectors[unseen], model.ngram_vectors[grams].mean(axis=0), rtol=1e-5)
+    assert not model.vectors.has_vector("")
+    assert not model.vectors[""].any() and model.vectors.similarity("", word) == 0.0
+
+
+def test_a_step_moves_every_row_by_the_gradient_of_the_mean(truth):
+    """Each of a word's rows gets alpha times the gradient of the log-likelihood
+    with respect to their mean, taken here by finite differences in float64."""
+    _, lines = truth.morphology(sentences=200)
+    model = small(epochs=1, negative=3).fit(lines, progress=False)
+    rng = np.random.default_rng(1)
+    model.output_vectors[...] = rng.normal(0, 0.3, model.output_vectors.shape).astype(np.float32)
+    core = model._make_core()
+    V = len(model.vocab)
+    rows = np.array([2, V + 7, V + 99, V + 7], dtype=np.int32)  # a repeated row gets the gradient twice
+    target, negatives, alpha = 5, [1, 3, 8], 0.1
+    before = model.input_vectors.copy()
+    out_before = model.output_vectors.copy()
+    h = before[rows].astype(np.float64).mean(axis=0)
+
+    def loglik(x):
+        o = out_before.astype(np.float64)
+        sig = lambda z: 1.0 / (1.0 + np.exp(-z))  # noqa: E731
+        return np.log(sig(x @ o[target])) + sum(np.log(sig(-(x @ o[n]))) for n in negatives)
+
+    eps = 1e-5
+    grad = np.array([(loglik(h + eps * e) - loglik(h - eps * e)) / (2 * eps) for e in np.eye(len(h))])
+    loss = core.subword_step(rows, target, negatives, alpha)
+    assert loss == pytest.approx(-loglik(h), rel=1e-2)
+    change = model.input_vectors - before
+    for r, times in ((2, 1), (V + 7, 2), (V + 99, 1)):
+        np.testing.assert_allclose(change[r], times * alpha * grad, rtol=0.05, atol=2e-4)
+    untouched = np.ones(len(before), bool)
+    untouched[rows] = False
+    assert not change[untouched].any()
+    assert not np.array_equal(model.output_vectors[target], out_before[target])
+
+
+def test_seeded_one_thread_runs_are_identical_and_resume_exactly(tmp_path, truth):
+    _, lines = truth.morphology(sentences=600)
+    cfg = dict(epochs=2, arch="cbow")
+    a = small(**cfg).fit(lines, progress=False)
+    b = small(**cfg).fit(lines, progress=False)
+    np.testing.assert_array_equal(a.input_vectors, b.input_vectors)
+    path = tmp_path / "ft.wv"
+
+    def save_after_first(model, es):
+        if es.epoch == 0:
+            model.save(path)
+
+    small(**cfg).fit(lines, progress=False, callbacks=[save_after_first])
+    resumed = FastText.load(path)
+    assert resumed.config() == a.config() and resumed.unfinished_epochs == 1
+    resumed.train(lines, progress=False)
+    np.testing.assert_array_equal(resumed.input_vectors, a.input_vectors)
+    np.testing.assert_array_equal(resumed.output_vectors, a.output_vectors)
+    np.testing.assert_array_equal(resumed.vectors["stemless"], a.vectors["stemless"])
+    with pytest.raises(FormatError):  # a saved FastText is not a saved Word2Vec, nor the reverse
+        Word2Vec.load(path)
+
+
+def test_maxn_zero_trains_plain_word2vec(truth):
+    _, lines = truth.morphology(sentences=300)
+    model = small(maxn=0, epochs=1).fit(lines, progress=False)
+    assert model.input_vectors.shape == (len(model.vocab), 24)
+    assert model.vectors.vectors is model.input_vectors
+    assert not model.vectors["unseenword"].any()
+
+
+@pytest.mark.parametrize("kw,message", [
+    (dict(minn=5, maxn=3), "minn"),
+    (dict(bucket=0), "bucket"),
+    (dict(loss="hs"), "negative sampling"),
+    (dict(minn=-1), "minn"),
+    (dict(bucket=2**31), "bucket"),
+])
+def test_bad_settings_are_refused(kw, message):
+    with pytest.raises(ValueError, match=message):
+        small(**kw)
+
+
+def test_an_ngram_matrix_that_cannot_fit_names_bucket():
+    with pytest.raises(MemoryError, match="bucket"):
+        small(bucket=2**31 - 1, dim=100_000).build_vocab([["a", "b"]])
+
+
+def test_word_pairs_with_unseen_words_are_all_scored(tmp_path, truth):
+    _, lines = truth.morphology(sentences=1500)
+    v = small().fit(lines, progress=False).vectors
+    pairs = tmp_path / "pairs.txt"
+    pairs.write_text("luminish\tluminer\t9\nluminish\tgrumbling\t1\nmutterish\tmurmurs\t8\n"
+                     "sparkling\tgrumbler\t2\n")
+    result = evaluate_word_pairs(v, pairs)
+    assert result["oov"] == 0 and result["pairs"] == 4
+    assert result["spearman"] > 0.5

@@ -1,0 +1,94 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""Thin bindings to fastText's character n-grams (csrc/subwords.h): the hash,
+the n-gram rows of a word and of a whole vocabulary, and a word's vector as
+the mean of its rows."""
+
+import numpy as np
+from libc.stdint cimport int32_t, int64_t, uint32_t
+
+
+cdef extern from "subwords.h":
+    uint32_t wv_subword_hash(const unsigned char *s, size_t n) nogil
+    int64_t wv_subword_rows(const char *word, size_t len, int minn, int maxn, uint32_t bucket, int64_t first_row,
+                            int32_t *out, int64_t cap) nogil
+
+
+def _encoded(str word):
+    return word.encode("utf-8", "surrogateescape")  # words read with surrogateescape round-trip
+
+
+def fasttext_hash(bytes data):
+    """fastText's 32-bit hash of the bytes (FNV-1a, bytes taken as signed chars)."""
+    return wv_subword_hash(<const unsigned char *>data, len(data))
+
+
+def ngram_rows(str word, int minn, int maxn, uint32_t bucket, int64_t first_row=0):
+    """The rows (first_row + hash % bucket) of the n-grams of `<word>` of
+    minn..maxn characters, in fastText's order (repeats kept); none for
+    "</s>", maxn 0 or bucket 0."""
+    cdef bytes b = _encoded(word)
+    cdef int64_t n = wv_subword_rows(b, len(b), minn, maxn, bucket, first_row, NULL, 0)
+    out = np.empty(n, dtype=np.int32)
+    cdef int32_t[::1] o = out
+    if n:
+        wv_subword_rows(b, len(b), minn, maxn, bucket, first_row, &o[0], n)
+    return out
+
+
+def subword_table(words, int minn, int maxn, uint32_t bucket):
+    """(offsets, rows) for a vocabulary: word i's rows are rows[offsets[i]:
+    offsets[i + 1]], its own row i first, then its n-grams' rows, offset
+    past the vocabulary (len(words) + hash % bucket)."""
+    encoded = [_encoded(w) for w in words]
+    cdef int32_t V = len(encoded)
+    cdef int64_t[::1] starts = np.zeros(V + 1, dtype=np.int64)
+    if V:
+        np.cumsum(np.fromiter(map(len, encoded), dtype=np.int64, count=V), out=np.asarray(starts)[1:])
+    cdef bytes blob = b"".join(encoded)
+    cdef const char *p = blob
+    offsets = np.empty(V + 1, dtype=np.int64)
+    cdef int64_t[::1] off = offsets
+    cdef int64_t i, total = 0
+    with nogil:
+        for i in range(V):
+            off[i] = total
+            total += 1 + wv_subword_rows(p + starts[i], starts[i + 1] - starts[i], minn, maxn, bucket, V, NULL, 0)
+        off[V] = total
+    if V + <int64_t>bucket >= 2**31 or total >= 2**31:
+        raise ValueError(f"{V:,} words and {bucket:,} buckets make more rows than a 32-bit id holds: "
+                         "lower bucket or raise min_count")
+    rows = np.empty(max(total, 1), dtype=np.int32)
+    cdef int32_t[::1] r = rows
+    with nogil:
+        for i in range(V):
+            r[off[i]] = <int32_t>i
+            wv_subword_rows(p + starts[i], starts[i + 1] - starts[i], minn, maxn, bucket, V, &r[off[i] + 1],
+                            off[i + 1] - off[i] - 1)
+    return offsets.astype(np.int32), rows[:total]
+
+
+def mean_rows(const float[:, ::1] matrix not None, offsets, rows, float[:, ::1] out not None):
+    """out[i] = the mean of matrix's rows rows[offsets[i]:offsets[i + 1]]
+    (zeros where there are none): the vectors of a subword table's words."""
+    cdef const int32_t[::1] o = np.ascontiguousarray(offsets, dtype=np.int32)
+    cdef const int32_t[::1] r = np.ascontiguousarray(rows, dtype=np.int32)
+    cdef int64_t n = out.shape[0], dim = out.shape[1], i, k, c, a, b
+    if o.shape[0] != n + 1 or matrix.shape[1] != dim or o[0] != 0 or o[n] != r.shape[0] \
+            or np.any(np.diff(np.asarray(o)) < 0):
+        raise ValueError("offsets, rows and out do not match")
+    if r.shape[0] and (np.asarray(r).min() < 0 or np.asarray(r).max() >= matrix.shape[0]):
+        raise ValueError("rows lie outside the matrix")
+    cdef float scale
+    with nogil:
+        for i in range(n):
+            a, b = o[i], o[i + 1]
+            for c in range(dim):
+                out[i, c] = 0.0
+            for k in range(a, b):
+                for c in range(dim):
+                    out[i, c] += matrix[r[k], c]
+            if b > a:
+                scale = 1.0 / (b - a)
+                for c in range(dim):
+                    out[i, c] *= scale
+    return out

@@ -1,0 +1,239 @@
+"""fastText's unsupervised word vectors: word2vec where a word's input vector
+is the mean of its own row and the rows of its character n-grams, so that
+rare words, inflections and words never seen get vectors too.
+
+FastText is a Word2Vec whose input matrix has `bucket` more rows, the
+n-grams' (fastText's layout: the words' rows, then the buckets'); the C core
+trains it with its subword loss (csrc/loss_ns_subword.c) from a table of
+each vocabulary word's rows computed once (csrc/subwords.c)."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+import os
+
+from . import _subwords, _word2vec, fasttext_bin
+from .errors import FormatError
+from .memory import check_fits, gib
+from .settings import check as _check
+from .subword_vectors import SubwordVectors
+from .vocab import Vocabulary
+from .word2vec import Word2Vec
+
+__all__ = ["FastText", "FASTTEXT_DEFAULTS"]
+
+#: fastText's defaults for unsupervised vectors (src/args.cc of facebookresearch/fastText):
+#: skip-gram, dim 100, window 5, 5 epochs, min_count 5, 5 negatives, n-grams of 3 to 6
+#: characters in 2,000,000 buckets, sampling threshold 1e-4, learning rate 0.05 falling on a
+#: line to 0, noise distribution counts^0.5, lines cut at 1,024 words.
+FASTTEXT_DEFAULTS = {"arch": "skipgram", "dim": 100, "window": 5, "epochs": 5, "min_count": 5, "negative": 5,
+                     "minn": 3, "maxn": 6, "bucket": 2_000_000, "sample": 1e-4, "alpha": 0.05,
+                     "ns_exponent": 0.5, "max_sentence_length": 1024}
+
+_BUCKET_STREAM = 2  # the random stream of the n-gram rows' initial values (words' rows take 0)
+
+
+class FastText(Word2Vec):
+    """Trains fastText's word vectors (skip-gram or CBOW with negative
+    sampling): a word's input vector is the mean of its own row and the rows
+    of its character n-grams (`<` and `>` around the word, minn to maxn
+    characters, each hashed with fastText's hash into one of `bucket` rows),
+    and every row of that mean receives its whole gradient, as in fastText.
+
+    The defaults are fastText's (FASTTEXT_DEFAULTS; the learning rate falls
+    on a line to 0 as fastText's does). maxn=0 trains plain word2vec (no
+    n-gram rows). Other arguments as Word2Vec; the subword model trains with
+    loss="ns" only, and skip-gram takes the mean of the centre word's rows
+    once per window (csrc/loss_ns_subword.c). shared_negatives=True
+    (skip-gram) draws one negative set per window: faster, but it cost
+    analogy accuracy on wiki_17m (docs: the fastText guide), so it is off.
+
+    `vectors` are SubwordVectors: every vocabulary word's mean, and a vector
+    for any other word from its n-grams. save/load keep the whole state as
+    Word2Vec's do; `input_vectors` is the whole input matrix (words' rows,
+    then the buckets'), `ngram_vectors` its bucket rows.
+
+    Example::
+
+        model = FastText(dim=50).fit("corpus.txt")
+        model.vectors["unseenword"]
+    """
+
+    state_format = "wv_engine.fasttext"  # word2vec_state: a saved FastText is not a saved Word2Vec
+
+    def __init__(self, *, arch: str = "skipgram", loss: str = "ns", dim: int = 100, window: int = 5,
+                 negative: int = 5, min_count: int = 5, sample: float = 1e-4, epochs: int = 5,
+                 alpha: float = 0.05, min_alpha: float | None = None, schedule: str | None = "word2vec",
+                 threads: int | None = None, seed: int = 1, minn: int = 3, maxn: int = 6,
+                 bucket: int = 2_000_000, max_vocab_size: int | None = None,
+                 max_final_vocab: int | None = None, ns_exponent: float = 0.5, cbow_mean: bool = True,
+                 shrink_windows: bool = True, max_sentence_length: int = 1024, hot_rows: int | None = None,
+                 shared_negatives: bool = False, tmp_dir: str | None = None,
+                 ids_on_disk: bool | None = None, init_range: float = 1.0, regions: int | None = None):
+        for name, v in (("minn", minn), ("maxn", maxn), ("bucket", bucket)):
+            _check(name, v, isinstance(v, (int, np.integer)) and 0 <= v < 2**31, "an integer in [0, 2**31)")
+        if maxn > 0:
+            if not 1 <= minn <= maxn:
+                raise ValueError(f"minn={minn} and maxn={maxn}: n-grams need 1 <= minn <= maxn "
+                                 "(maxn=0 trains without n-grams)")
+            if bucket == 0:
+                raise ValueError(f"bucket=0 leaves the n-grams of {minn} to {maxn} characters no rows: "
+                                 "give bucket >= 1, or maxn=0 to train without n-grams")
+            if not 1 <= negative <= 63:
+                raise ValueError(f"negative={negative}: the subword model takes 1 to 63 negatives")
+            if loss != "ns":
+                raise ValueError(f"loss={loss!r}: the subword model trains with negative sampling "
+                                 "(loss='ns'); maxn=0 trains plain word2vec with any loss")
+        self.minn, self.maxn, self.bucket = int(minn), int(maxn), int(bucket)
+        settings = {k: v for k, v in locals().items() if k not in ("self", "minn", "maxn", "bucket", "name", "v",
+                                                                    "__class__")}
+        super().__init__(**settings)
+        self._table: tuple[np.ndarray, np.ndarray] | None = None
+
+    @property
+    def ngram_buckets(self) -> int:
+        """Rows of the input matrix past the words' (0 with maxn=0, as fastText)."""
+        return self.bucket if self.maxn > 0 else 0
+
+    def config(self) -> dict:
+        return {**super().config(), "minn": self.minn, "maxn": self.maxn, "bucket": self.bucket}
+
+    def metadata(self) -> dict:
+        return {**super().metadata(), "trainer": "fasttext"}
+
+    # ---- the input matrix: words' rows, then the buckets' ------------------
+    def ngram_bytes(self) -> int:
+        """Bytes of the n-gram rows (bucket x dim x 4)."""
+        return self.ngram_buckets * self.dim * 4
+
+    def build_vocab(self, corpus=None, *, vocab: Vocabulary | None = None, client=None,
+                    progress: bool | None = None) -> "FastText":
+        """Counts the corpus (or takes a Vocabulary) and allocates the
+        weights: the words' and the n-grams' input rows uniform in
+        [-init_range/dim, init_range/dim) from the seed, output rows zero.
+        Raises MemoryError naming bucket before counting when the n-gram
+        rows cannot fit."""
+        if client is not None:
+            raise NotImplementedError("FastText does not train on a cluster yet; drop client=")
+        self._check_ngrams_fit()
+        super().build_vocab(corpus, vocab=vocab, progress=progress)
+        assert self.vocab is not None and self.input_vectors is not None
+        words = self.input_vectors
+        V = len(words)
+        full = np.empty((V + self.ngram_buckets, self.dim), dtype=np.float32)
+        full[:V] = words
+        del words
+        self.input_vectors = None
+        _fill_rows(full[V:], self.seed, self.init_range, self.threads)
+        self.input_vectors = full
+        return self
+
+    def _check_ngrams_fit(self) -> None:
+        check_fits(f"the n-gram matrix ({self.ngram_buckets:,} buckets x {self.dim} floats, "
+                   f"{gib(self.ngram_bytes())})", self.ngram_bytes(),
+                   "lower --bucket (bucket=), dim, or maxn=0 for no n-grams")
+
+    def add_vocab(self, *args, **kwargs):
+        raise NotImplementedError("FastText cannot grow its vocabulary yet; build a new model")
+
+    @property
+    def word_rows(self) -> np.ndarray:
+        """The words' own input rows (the first len(vocab) rows of input_vectors)."""
+        self._need_weights()
+        return self.input_vectors[:len(self.vocab)]
+
+    @property
+    def ngram_vectors(self) -> np.ndarray:
+        """The n-grams' bucket rows (the rows of input_vectors past the words')."""
+        self._need_weights()
+        return self.input_vectors[len(self.vocab):]
+
+    def _need_weights(self) -> None:
+        if self.vocab is None or self.input_vectors is None:
+            raise RuntimeError("the model has no vocabulary yet: call fit or build_vocab")
+
+    def subword_table(self) -> tuple[np.ndarray, np.ndarray]:
+        """(offsets, rows): vocabulary word i's input rows are
+        rows[offsets[i]:offsets[i + 1]], its own first (computed once)."""
+        self._need_weights()
+        if self._table is None:
+            self._table = _subwords.subword_table(self.vocab.words, self.minn, self.maxn, self.ngram_buckets)
+        return self._table
+
+    def _new_weights(self, text) -> None:
+        super()._new_weights(text)
+        self._table = None
+
+    def _core_options(self) -> dict:
+        return {"subwords": self.subword_table()} if self.ngram_buckets else {}
+
+    # ---- fastText's .bin ---------------------------------------------------
+    def save_fasttext(self, path: str | os.PathLike) -> None:
+        """Writes fastText's .bin (atomic): fastText and gensim's
+        load_facebook_model read it and give the same vector to every word,
+        seen or not. Keeps the weights and n-gram settings, not the
+        learning-rate schedule (save() keeps the whole state)."""
+        self._need_weights()
+        if self.loss != "ns":
+            raise ValueError(f"a fastText .bin here holds a negative-sampling model; this one has loss={self.loss!r}")
+        fasttext_bin.write_fasttext_bin(
+            path, words=self.vocab.words, counts=self.vocab.counts, input_matrix=self.input_vectors,
+            output_matrix=self.output_vectors, arch=self.arch, window=self.window, epochs=self.epochs,
+            min_count=self.min_count, negative=self.negative, minn=self.minn, maxn=self.maxn,
+            bucket=self.ngram_buckets, sample=self.sample, ntokens=self.vocab.total_tokens)
+
+    @classmethod
+    def load_fasttext(cls, path: str | os.PathLike, **overrides) -> "FastText":
+        """A model from fastText's .bin (skip-gram or CBOW with negative
+        sampling, not quantized), ready to give vectors and to train on;
+        overrides change settings such as threads. Raises FormatError for a
+        damaged, foreign or unsupported file."""
+        data = fasttext_bin.read_fasttext_bin(path)
+        args = data["args"]
+        if data["loss"] != "ns":
+            raise FormatError(path, f"trained with loss {data['loss']!r}: only negative sampling's models load")
+        config = {"arch": data["arch"], "dim": args["dim"], "window": args["ws"], "epochs": args["epoch"],
+                  "min_count": max(args["minCount"], 1), "negative": max(args["neg"], 1), "minn": args["minn"],
+                  "maxn": args["maxn"], "bucket": args["bucket"] if args["maxn"] else 0, "sample": args["t"],
+                  **overrides}
+        try:
+            vocab = Vocabulary(data["words"], data["counts"], total_tokens=data["ntokens"])
+            return cls.from_weights(config, vocab, data["input_matrix"], data["output_matrix"])
+        except ValueError as exc:
+            raise FormatError(path, f"not a model this library can use: {exc}") from None
+
+    # ---- results --------------------------------------------------------
+    def _vectors_changed(self) -> None:
+        self._vectors = None  # the words' vectors are means of the rows: made again on next use
+
+    @property
+    def vectors(self) -> SubwordVectors:
+        """The words' vectors (each the mean of its rows) and the n-gram
+        rows, as SubwordVectors: a vector for any word. Made from the model
+        as it stands (a copy: continued training makes new ones)."""
+        self._need_weights()
+        if self._vectors is None:
+            V = len(self.vocab)
+            if self.ngram_buckets:
+                offsets, rows = self.subword_table()
+                means = _subwords.mean_rows(self.input_vectors, offsets, rows,
+                                            np.empty((V, self.dim), dtype=np.float32))
+            else:
+                means = self.input_vectors
+            self._vectors = SubwordVectors._made(self.vocab.words, np.asarray(means), self.ngram_vectors,
+                                                 self.minn, self.maxn, self.vocab.counts, self.metadata())
+        return self._vectors
+
+
+def _fill_rows(out: np.ndarray, seed: int, init_range: float, threads: int) -> None:
+    """out's rows uniform in [-init_range/dim, init_range/dim), in place
+    (on up to `threads` threads: first touch of 800 MB is most of the time)."""
+    parts = max(1, min(threads, len(out) // 65536))
+    cuts = [len(out) * i // parts for i in range(parts + 1)]
+    with ThreadPoolExecutor(max_workers=parts) as pool:
+        list(pool.map(lambda i: _word2vec.fill_uniform_rows(out[cuts[i]:cuts[i + 1]], seed, _BUCKET_STREAM,
+                                                             cuts[i], init_range), range(parts)))
+
