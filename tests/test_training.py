@@ -624,3 +624,15 @@ def test_a_bad_input_lock_is_named(topics_corpus):
     before = model.input_vectors.copy()
     model.train(corpus)
     np.testing.assert_array_equal(model.input_vectors, before)
+
+
+def test_an_input_lock_is_refused_with_subwords(tmp_path):
+    from wv_engine import FastText
+
+    text = tmp_path / "c.txt"
+    text.write_text("alpha beta gamma delta\n" * 50)
+    model = FastText(dim=8, epochs=1, threads=1, min_count=1, bucket=1000)
+    model.build_vocab(str(text))
+    model.input_lock = np.zeros(len(model.vocab), np.float32)
+    with pytest.raises(NotImplementedError, match="subwords"):
+        model.train(str(text))

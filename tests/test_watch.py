@@ -223,3 +223,19 @@ def test_the_default_map_groups_come_from_the_analogy_set():
     assert analogy_groups(v) == {"capitals": ["athens", "baghdad"], "countries": ["greece", "iraq"],
                                  "male": ["boy", "brother"], "female": ["girl", "sister"]}
     assert analogy_groups(v, restrict_vocab=4) == {"capitals": ["athens", "baghdad"], "countries": ["greece", "iraq"]}
+
+
+def test_fasttext_epoch_scores_see_each_epochs_vectors(sets, tmp_path):
+    """FastText's vectors are made from its rows (a copy): a callback gets
+    them as each epoch left them, and the last scores are those of the
+    trained model's vectors."""
+    from wv_engine import FastText
+
+    text, pairs, questions = sets
+    scores = EpochScores(analogies=questions, pairs=[pairs])
+    model = FastText(dim=8, epochs=3, min_count=1, threads=1, bucket=2000, seed=2)
+    seen = []
+    model.fit(text, callbacks=[scores, lambda m, e: seen.append(m.vectors.vectors.copy())])
+    assert not np.array_equal(seen[0], seen[1]) and not np.array_equal(seen[1], seen[2])
+    assert scores.scores[-1] | {"seconds": 0} == {"epoch": 3, **summary(evaluate_sets(
+        model.vectors, questions, [pairs])), "seconds": 0}

@@ -381,6 +381,8 @@ cdef class Word2VecCore:
             self.m.input_lock = NULL
             self._lock = None
             return
+        if self.m.cfg.subwords:
+            raise NotImplementedError("an input lock (vectors_lockf) is not supported with subwords (FastText)")
         view = lock
         if view.shape[0] != self.m.vocab_size:
             raise ValueError(f"the input lock has {view.shape[0]} factors for {self.m.vocab_size} words")

@@ -349,6 +349,8 @@ class Word2Vec:
         self.history.append(es)
         if report is not None:
             report(f"epoch {es.epoch + 1}: loss {es.loss:.6f}, {es.words / max(es.seconds, 1e-9):,.0f} words/s{detail}")
+        if callbacks:
+            self._vectors_changed()  # the callbacks see the vectors as this epoch left them
         for cb in callbacks:
             cb(self, es)
 
