@@ -85,11 +85,10 @@ class EpochScores:
     def score(self, model: Any) -> dict[str, Any]:
         """Scores the model's vectors now (after model.epochs_trained epochs)."""
         started = time.perf_counter()
-        vectors = model.vectors
-        vectors.vectors_changed()  # the weights moved since any cached unit rows were made
-        results = evaluate_sets(vectors, self.analogies, self.pairs, self.restrict_vocab, self.threads,
+        # training leaves model.vectors current (Word2Vec.record_epoch and train); the evaluations
+        # normalise the rows they use and cache none
+        results = evaluate_sets(model.vectors, self.analogies, self.pairs, self.restrict_vocab, self.threads,
                                 pvalues=False)
-        vectors.vectors_changed()  # and keep no copy of them through the next epoch
         entry = {"epoch": model.epochs_trained, **summary(results), "seconds": time.perf_counter() - started}
         self.scores.append(entry)
         stats = getattr(model, "last_stats", None)

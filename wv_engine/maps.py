@@ -212,13 +212,12 @@ class EpochMaps:
         self._previous: np.ndarray | None = None
 
     def __call__(self, model: Any, epoch: Any) -> None:
-        vectors = model.vectors
-        vectors.vectors_changed()  # the weights moved since any cached unit rows were made
+        vectors = model.vectors  # current: Word2Vec.record_epoch drops what the last epoch cached
         if self.words is None:
             groups = analogy_groups(vectors)
             self.words = groups if sum(map(len, groups.values())) >= 3 else list(vectors.words[:60])
         path = os.path.join(self.directory, f"epoch_{model.epochs_trained:02d}.png")
         self._previous = draw_map(vectors, self.words, path, self.method,
                                   title=f"epoch {model.epochs_trained}", seed=self.seed, previous=self._previous)
-        vectors.vectors_changed()
+        vectors.vectors_changed()  # draw_map cached every unit row: not kept through the next epoch
         self.paths.append(path)

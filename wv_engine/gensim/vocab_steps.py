@@ -41,13 +41,13 @@ def subset(raw: Vocabulary, keep: np.ndarray) -> Vocabulary:
     return Vocabulary(words, raw.counts[keep], total_tokens=raw.total_tokens, distinct_words=raw.distinct_words)
 
 
-def report(raw: Vocabulary | None, keep: np.ndarray | None, sample: float) -> dict[str, Any]:
-    """gensim's prepare_vocab report: words dropped, tokens kept, and what
-    subsampling at `sample` leaves of them (word2vec.c's keep probability)."""
-    if raw is None or not keep.any():
+def report(raw: Vocabulary | None, kept: Vocabulary | None, sample: float) -> dict[str, Any]:
+    """gensim's prepare_vocab report on `kept`, the words kept of `raw`
+    (subset; None: none): words dropped, tokens kept, and what subsampling
+    at `sample` leaves of them (word2vec.c's keep probability)."""
+    if raw is None or kept is None:
         return {"drop_unique": 0 if raw is None else len(raw), "retain_total": 0, "downsample_unique": 0,
                 "downsample_total": 0, "num_retained_words": 0}
-    kept = subset(raw, keep)
     counts = kept.counts.astype(np.float64)
     probability = kept.keep_probabilities(sample).astype(np.float64)
     return {"drop_unique": len(raw) - len(kept), "retain_total": int(counts.sum()),

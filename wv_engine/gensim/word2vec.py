@@ -385,7 +385,8 @@ class Word2Vec:
         else:
             effective = vocab_steps.final_min_count(raw, self.min_count, self.max_final_vocab)
             keep = vocab_steps.keep_mask(raw, effective, trim_rule)
-        report = vocab_steps.report(raw, keep, self.sample)
+        kept = vocab_steps.subset(raw, keep) if keep.any() else None
+        report = vocab_steps.report(raw, kept, self.sample)
         if dry_run:
             return report
         if not keep_raw_vocab:
@@ -395,14 +396,14 @@ class Word2Vec:
                 raise RuntimeError("You cannot do an online vocabulary-update of a model which has no prior "
                                    "vocabulary. First build the vocabulary of your model with a corpus "
                                    "before doing an online update.")
-            if keep.any():
-                self._model.add_vocab(source, vocab=vocab_steps.subset(raw, keep))
-        elif not keep.any():
+            if kept is not None:
+                self._model.add_vocab(source, vocab=kept)
+        elif kept is None:
             logger.warning("no vocabulary built: min_count=%s (or trim_rule) left no words", self.min_count)
             return report
         else:
             self.effective_min_count = max(1, effective)
-            self._model.build_vocab(source, vocab=vocab_steps.subset(raw, keep))
+            self._model.build_vocab(source, vocab=kept)
         self._attach_wv()
         return report
 
