@@ -66,11 +66,15 @@ void wv_phrase_table_free(wv_phrase_table *t) {
     memset(t, 0, sizeof *t);
 }
 
-static inline int start_bit(uint64_t h) { return (int)(h >> (64 - WV_PHRASE_START_BITS)); }
+static inline uint64_t pair_bit(uint64_t first, uint64_t last) {
+    /* the two hashes are independent and well mixed: rotating one keeps
+     * "a a" (equal hashes) from landing on bit 0 */
+    return (first ^ (last << 32 | last >> 32)) >> (64 - WV_PHRASE_PAIR_BITS);
+}
 
-static inline int may_start(const wv_phrase_table *t, uint64_t h) {
-    int b = start_bit(h);
-    return (int)(t->starts[b >> 6] >> (b & 63)) & 1;
+static inline int may_pair(const wv_phrase_table *t, uint64_t first, uint64_t last) {
+    uint64_t b = pair_bit(first, last);
+    return (int)(t->pairs[b >> 6] >> (b & 63)) & 1;
 }
 
 wv_status wv_phrase_table_add(wv_phrase_table *t, const char *key, int len, double score, int32_t cuts) {
@@ -84,9 +88,14 @@ wv_status wv_phrase_table_add(wv_phrase_table *t, const char *key, int len, doub
     *wv_strtab_first_of(v) = cuts;
     const char *d = t->words.delimiter;
     int dl = t->words.delimiter_len;
+    /* the first word ends before a delimiter; the last starts after the
+     * same one or a later one (connector words between) */
     for (int at = find_delimiter(key, len, d, dl, 1, 0); at > 0; at = find_delimiter(key, len, d, dl, at + 1, 0)) {
-        int b = start_bit(wv_hash_bytes(key, at));
-        t->starts[b >> 6] |= (uint64_t)1 << (b & 63);
+        uint64_t first = wv_hash_bytes(key, at);
+        for (int to = at; to >= 0 && to + dl < len; to = find_delimiter(key, len, d, dl, to + 1, 0)) {
+            uint64_t b = pair_bit(first, wv_hash_bytes(key + to + dl, len - to - dl));
+            t->pairs[b >> 6] |= (uint64_t)1 << (b & 63);
+        }
     }
     return WV_OK;
 }
@@ -363,7 +372,8 @@ static void layer_token(wv_phrase_pipe *p, int k, const char *s, int len, int ow
         }
         return;
     }
-    if (r->n && may_start(t, r->start_hash)) {
+    uint64_t h = t->phrases.n ? wv_hash_bytes(s, len) : 0;
+    if (r->n && may_pair(t, r->start_hash, h)) {
         char *key = p->scratch + (size_t)k * WV_PHRASE_RUN_BYTES;
         int n = join_key(key, r, &t->words, s, len);
         const int64_t *v = n > 0 ? wv_strtab_find(&t->phrases, key, n, wv_hash_bytes(key, n)) : NULL;
@@ -376,7 +386,7 @@ static void layer_token(wv_phrase_pipe *p, int k, const char *s, int len, int ow
         }
     }
     if (r->n) run_flush(p, k);
-    run_start(r, s, len, owned, t->phrases.n ? wv_hash_bytes(s, len) : 0);
+    run_start(r, s, len, owned, h);
 }
 
 static void stage_token(wv_phrase_pipe *p, int k, const char *s, int len, int owned) {

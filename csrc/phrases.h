@@ -48,15 +48,17 @@ typedef struct {
  * "new_york" + "times" or "new" + "york_times". -1: any cut (gensim's
  * FrozenPhrases looks the joined key up). Read-only once built: threads
  * share it. */
-#define WV_PHRASE_START_BITS 16
+#define WV_PHRASE_PAIR_BITS 20
 
 typedef struct {
     wv_phrase_words words;
     wv_strtab phrases;
-    /* a bit for the hash of every word a phrase may start with (each
-     * prefix of a key that ends before a delimiter): most candidates are
-     * turned away here, in a few cache lines, before their key is built */
-    uint64_t starts[(1 << WV_PHRASE_START_BITS) / 64];
+    /* a bit for the hashes of every (first word, last word) a phrase may be
+     * made of (each prefix of a key that ends before a delimiter, with each
+     * suffix that starts after it): nearly every pair of words in a text is
+     * turned away here, from the hashes the pipe takes anyway, before a key
+     * is built and looked up */
+    uint64_t pairs[(1 << WV_PHRASE_PAIR_BITS) / 64];
 } wv_phrase_table;
 
 /* delimiter: 1..WV_PHRASE_MAX_DELIMITER bytes without whitespace;

@@ -257,6 +257,33 @@ def test_training_through_phrases_equals_training_on_the_phrased_file(refs, tmp_
         Corpus(path, phrases="model.phrases")
 
 
+def test_a_phrased_text_is_counted_and_encoded_in_byte_ranges_exactly_as_one_pass(refs, tmp_path, monkeypatch):
+    import wv_engine.corpus
+    import wv_engine.phrases
+    from wv_engine import Corpus, Vocabulary
+    from wv_engine.corpus import encode
+    from wv_engine.wordcount import count_with_ids
+
+    monkeypatch.setattr(wv_engine.corpus, "PARALLEL_MIN_BYTES", 1)
+    monkeypatch.setattr(wv_engine.phrases, "LEAD_BYTES", 64)  # lead-ins and lead-outs much shorter than the text
+    lines = refs.planted_corpus(n_lines=1500, seed=8)
+    lines = [sum(lines[i:i + 20], []) for i in range(0, len(lines), 20)]  # ranges cut inside lines too
+    path = refs.write(tmp_path, lines)
+    model = Phrases(path, passes=2, min_count=3, threshold=5.0)
+    phrased = tmp_path / "phrased.txt"
+    model.apply_file(path, phrased, threads=1)
+    through = Corpus(path, phrases=model)
+    assert through.splittable
+    truth = Vocabulary.build(str(phrased), min_count=2, threads=1)
+    vocab = Vocabulary.build(through, min_count=2, threads=4)
+    assert vocab.words == truth.words and np.array_equal(vocab.counts, truth.counts)
+    assert "new_york_times" in vocab.words
+    ids = np.asarray(encode(str(phrased), truth.words_joined(), threads=1).ids)
+    assert np.array_equal(np.asarray(encode(through, truth.words_joined(), threads=4).ids), ids)
+    counter, counted = count_with_ids(through, 4, 1 << 30)
+    assert counted is not None and np.array_equal(np.asarray(counted.encode(truth.words_joined()).ids), ids)
+
+
 @pytest.mark.parametrize("command", ["word2vec", "glove", "svd"])
 def test_cli_trains_with_phrases(refs, tmp_path, command):
     from wv_engine.cli import main

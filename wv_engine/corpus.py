@@ -17,7 +17,7 @@ from . import _tokenize
 from .errors import CorpusError
 from .files import CHUNK_BYTES, DECOMPRESSION_ERRORS, fingerprint, is_compressed, open_binary, read_position
 from .progress import reading
-from .shards import iter_shard, map_in_threads
+from .shards import Shard, iter_shard, map_in_threads
 
 __all__ = ["CHUNK_BYTES", "Corpus", "CorpusError", "CorpusSource", "EncodedCorpus", "check_corpus", "collect_ids",
            "describe", "encode", "encode_chunks", "encode_words", "is_compressed", "is_path", "iter_chunks",
@@ -65,8 +65,8 @@ class Corpus:
     likely take. `Corpus.of(x)` resolves x unless it is one already.
 
     phrases: a phrase model (wv_engine.Phrases) the text is read through,
-    its phrases joined as the chunks leave (nothing phrased is written);
-    such a corpus is read on one thread."""
+    its phrases joined as the chunks leave (nothing phrased is written),
+    on several threads in byte ranges as a plain file is (shard_chunks)."""
 
     def __init__(self, source: CorpusSource, phrases: Any = None) -> None:
         if isinstance(source, Corpus):
@@ -80,7 +80,7 @@ class Corpus:
             check_corpus(source)
         self.compressed = self.path is not None and is_compressed(self.path)  # also checks it is readable
         self.size = os.path.getsize(self.path) if self.path is not None else None
-        self.splittable = (self.path is not None and not self.compressed and phrases is None
+        self.splittable = (self.path is not None and not self.compressed
                            and self.size >= PARALLEL_MIN_BYTES)  # type: ignore[operator]
 
     @classmethod
@@ -119,6 +119,15 @@ class Corpus:
         else:
             chunks = _iterable_chunks(self.source, chunk_bytes)  # type: ignore[arg-type]
         return chunks if self.phrases is None else _phrased(chunks, self.phrases.pipe())
+
+    def shard_chunks(self, shard: Shard, chunk_bytes: int = CHUNK_BYTES,
+                     on_bytes: Callable[[int], None] | None = None) -> Iterator[bytes]:
+        """A byte range of the (splittable) file as chunks, its phrases
+        joined as in one pass over the whole file when it is read through a
+        phrase model."""
+        if self.phrases is None:
+            return iter_shard(shard, chunk_bytes, on_bytes)
+        return self.phrases.shard_chunks(shard, chunk_bytes, on_bytes)
 
     def __str__(self) -> str:
         return describe(self.source)
@@ -277,8 +286,8 @@ def _encode(source: Corpus, words_as_bytes: list[bytes] | bytes, cache_path: str
     on_bytes = bar.add if bar is not None else None
     try:
         if threads > 1 and source.splittable:
-            pieces, tokens, oov = _encode_shards(source.path, words_as_bytes, threads, chunk_bytes,  # type: ignore[arg-type]
-                                                 to_file, directory, on_bytes)
+            pieces, tokens, oov = _encode_shards(source, words_as_bytes, threads, chunk_bytes, to_file, directory,
+                                                 on_bytes)
             if not to_file:
                 return encoded_in_memory(pieces, tokens, oov)
         else:
@@ -371,7 +380,7 @@ class IdSink:
         return ids
 
 
-def _encode_shards(path: str | os.PathLike, words_as_bytes: list[bytes] | bytes, threads: int, chunk_bytes: int,
+def _encode_shards(corpus: Corpus, words_as_bytes: list[bytes] | bytes, threads: int, chunk_bytes: int,
                    to_file: bool, directory: str | None, on_bytes) -> tuple[list[IdSink], int, int]:
     """Encodes byte ranges of a plain file on several threads (the C encoder
     runs without the GIL), each into its own sink (in memory, or with to_file
@@ -387,10 +396,10 @@ def _encode_shards(path: str | os.PathLike, words_as_bytes: list[bytes] | bytes,
     def one(index: int, shard):
         encoder = words.copy(mid_sentence=index > 0)
         sink = IdSink(tempfile.TemporaryFile(dir=directory) if to_file else None)
-        sink.encode_all(encoder, iter_shard(shard, chunk_bytes, on_bytes))
+        sink.encode_all(encoder, corpus.shard_chunks(shard, chunk_bytes, on_bytes))
         return sink, int(encoder.tokens), int(encoder.oov)
 
-    results = map_in_threads(path, threads, one)
+    results = map_in_threads(corpus.path, threads, one)  # type: ignore[arg-type]
     return [r[0] for r in results], sum(r[1] for r in results), sum(r[2] for r in results)
 
 

@@ -21,13 +21,13 @@ import shutil
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 import numpy as np
 
 from . import _tokenize
 from .corpus import Corpus, CorpusSource
-from .files import atomic_output
+from .files import CHUNK_BYTES, atomic_output
 from .progress import reading
 from .phrase_settings import DEFAULT_THRESHOLDS, ENGLISH_CONNECTOR_WORDS, SCORINGS, check_settings, connectors_bytes
 from .settings import resolve_threads
@@ -176,7 +176,7 @@ class Phrases:
         bar = reading(corpus, f"counting phrases (pass {len(self.layers) + 1})", self.progress)
         on_bytes = bar.add if bar is not None else None
         try:
-            if self.threads > 1 and corpus.splittable:
+            if self.threads > 1 and corpus.splittable and corpus.phrases is None:
                 limit = thread_vocab_size(self.max_vocab_size, self.threads)
 
                 def one(i: int, shard: Shard) -> tuple[Any, int]:
@@ -184,7 +184,8 @@ class Phrases:
                     _tokenize.reserve(counter, min((shard.end - shard.start) // BYTES_PER_KEY, limit or RESERVE_MAX,
                                                    RESERVE_MAX))
                     pipe = _tokenize.PhrasePipe(layers, counter, words, across)
-                    _run_range(pipe, shard, on_bytes)
+                    for _ in _range_text(pipe, shard, on_bytes):
+                        pass
                     return counter, pipe.words
 
                 results = map_in_threads(corpus.path, self.threads, one)  # type: ignore[arg-type]
@@ -200,6 +201,12 @@ class Phrases:
                 bar.close()
 
     # ------------------------------------------------------------ applying
+    def shard_chunks(self, shard: Shard, chunk_bytes: int = CHUNK_BYTES, on_bytes: Any = None) -> Iterator[bytes]:
+        """A byte range of a plain file with every pass's phrases joined,
+        exactly as in the whole file's (Corpus(..., phrases=) reads its
+        ranges on several threads through this)."""
+        return _range_text(self.pipe(), shard, on_bytes, chunk_bytes)
+
     def pipe(self) -> Any:
         """A C pipe that joins every pass's phrases in text fed to it
         (feed(chunk, final=False) -> bytes): what Corpus(..., phrases=)
@@ -218,12 +225,13 @@ class Phrases:
         on_bytes = bar.add if bar is not None else None
         try:
             with atomic_output(output) as out:
-                if threads > 1 and corpus.splittable:
+                if threads > 1 and corpus.splittable and corpus.phrases is None:
                     directory = tmp_dir or os.path.dirname(os.path.abspath(output))
 
                     def one(i: int, shard: Shard):
                         piece = tempfile.TemporaryFile(dir=directory)
-                        _run_range(self.pipe(), shard, on_bytes, piece)
+                        for text in _range_text(self.pipe(), shard, on_bytes):
+                            piece.write(text)
                         return piece
 
                     for piece in map_in_threads(corpus.path, threads, one):  # type: ignore[arg-type]
@@ -301,30 +309,27 @@ class Phrases:
                 f"scoring={self.scoring!r}, min_count={self.min_count}, threshold={self.threshold!r})")
 
 
-def _run_range(pipe: Any, shard: Shard, on_bytes: Any, out: Any = None) -> None:
-    """Feeds a byte range of a file through the pipe exactly as one pass over
-    the whole file would: the text before it sets the state, the text after
-    it settles what its last words join with."""
+def _range_text(pipe: Any, shard: Shard, on_bytes: Any = None, chunk_bytes: int = CHUNK_BYTES) -> Iterator[bytes]:
+    """What a pipe writes for a byte range of a file, exactly as one pass over
+    the whole file writes for it (nothing when it counts): the text before
+    it sets the state, the text after it settles what its last words join with."""
     size = os.path.getsize(shard.path)
     with open(shard.path, "rb") as f:
         if shard.start > 0:
             begin = max(0, shard.start - LEAD_BYTES)
             f.seek(begin)
             pipe.feed(f.read(shard.start - begin), owned=False)
-        for chunk in iter_shard(shard, on_bytes=on_bytes):
-            _write(out, pipe.feed(chunk))
+        for chunk in iter_shard(shard, chunk_bytes, on_bytes):
+            if out := pipe.feed(chunk):
+                yield out
         if shard.end >= size:
-            _write(out, pipe.feed(b"", final=True))
+            if out := pipe.feed(b"", final=True):
+                yield out
             return
         f.seek(shard.end)
         while not pipe.settled:
             chunk = f.read(LEAD_BYTES)
-            _write(out, pipe.feed(chunk, owned=False, final=not chunk))
+            if out := pipe.feed(chunk, owned=False, final=not chunk):
+                yield out
             if not chunk:
                 break
-
-
-def _write(out: Any, data: bytes) -> None:
-    if out is not None and data:
-        out.write(data)
-

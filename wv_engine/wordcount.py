@@ -13,7 +13,7 @@ from typing import Iterable, Sequence
 from . import _tokenize
 from .corpus import Corpus, CorpusSource, EncodedCorpus, IdSink, encoded_in_memory
 from .progress import reading
-from .shards import iter_shard, map_in_threads, position_origin
+from .shards import map_in_threads, position_origin
 
 # Chunks read by a counting thread that keeps ids: its ids array grows by
 # 4 bytes per byte read, freed into that thread's malloc arena, which keeps it.
@@ -65,7 +65,7 @@ def count_corpus(corpus: CorpusSource | Corpus, max_vocab_size: int | None, thre
         if threads > 1 and corpus.splittable:
             limit = thread_vocab_size(max_vocab_size, threads)
             counters = map_in_threads(corpus.path, threads,  # type: ignore[arg-type]
-                                      lambda i, shard: count_chunks(iter_shard(shard, on_bytes=on_bytes),
+                                      lambda i, shard: count_chunks(corpus.shard_chunks(shard, on_bytes=on_bytes),
                                                                     limit, threads, position_origin(i)))
             return merge_counters(counters)
         return count_chunks(corpus.chunks(on_bytes=on_bytes), max_vocab_size)
@@ -122,7 +122,7 @@ def count_with_ids(corpus: str | Corpus, threads: int, id_bytes: int,
     def one(i: int, shard) -> tuple[_tokenize.WordCounter, IdSink | None]:
         counter = _tokenize.WordCounter(0, threads, position_origin(i))
         sink: IdSink | None = IdSink()
-        for chunk in iter_shard(shard, IDS_CHUNK_BYTES, on_bytes):
+        for chunk in corpus.shard_chunks(shard, IDS_CHUNK_BYTES, on_bytes):
             if sink is None:
                 counter.feed(chunk)
                 continue
