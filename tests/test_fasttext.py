@@ -48,10 +48,11 @@ def small(**kw):
     return FastText(**cfg)
 
 
+@pytest.mark.parametrize("loss", ["ns", "hs"])
 @pytest.mark.parametrize("arch", ["skipgram", "cbow"])
-def test_unseen_words_land_with_their_family(arch, truth):
+def test_unseen_words_land_with_their_family(arch, loss, truth):
     fams, lines = truth.morphology()
-    model = small(arch=arch).fit(lines, progress=False)
+    model = small(arch=arch, loss=loss).fit(lines, progress=False)
     v = model.vectors
     assert isinstance(v, SubwordVectors) and "luminish" not in v
     for fam, other in (("alpha", "beta"), ("beta", "alpha")):
@@ -109,9 +110,10 @@ def test_a_step_moves_every_row_by_the_gradient_of_the_mean(truth):
     assert not np.array_equal(model.output_vectors[target], out_before[target])
 
 
-def test_seeded_one_thread_runs_are_identical_and_resume_exactly(tmp_path, truth):
+@pytest.mark.parametrize("arch,loss", [("cbow", "ns"), ("cbow", "hs"), ("skipgram", "hs")])
+def test_seeded_one_thread_runs_are_identical_and_resume_exactly(tmp_path, truth, arch, loss):
     _, lines = truth.morphology(sentences=600)
-    cfg = dict(epochs=2, arch="cbow")
+    cfg = dict(epochs=2, arch=arch, loss=loss)
     a = small(**cfg).fit(lines, progress=False)
     b = small(**cfg).fit(lines, progress=False)
     np.testing.assert_array_equal(a.input_vectors, b.input_vectors)
@@ -143,7 +145,7 @@ def test_maxn_zero_trains_plain_word2vec(truth):
 @pytest.mark.parametrize("kw,message", [
     (dict(minn=5, maxn=3), "minn"),
     (dict(bucket=0), "bucket"),
-    (dict(loss="hs"), "negative sampling"),
+    (dict(loss="softmax"), "hierarchical softmax"),
     (dict(minn=-1), "minn"),
     (dict(bucket=2**31), "bucket"),
 ])
