@@ -52,7 +52,8 @@ class FastText(Word2Vec):
     centre word's rows once per window (csrc/w2v_subword_sentence.h).
     shared_negatives=True (skip-gram NS) draws one negative set per window:
     faster, but it cost analogy accuracy on wiki_17m (docs: the fastText
-    guide), so it is off.
+    guide), so it is off. add_vocab grows the vocabulary: new words get
+    rows of their own, the n-gram rows stay.
 
     `vectors` are SubwordVectors: every vocabulary word's mean, and a vector
     for any other word from its n-grams. save/load keep the whole state as
@@ -140,8 +141,29 @@ class FastText(Word2Vec):
                    f"{gib(self.ngram_bytes())})", self.ngram_bytes(),
                    "lower --bucket (bucket=), dim, or maxn=0 for no n-grams")
 
-    def add_vocab(self, *args, **kwargs):
-        raise NotImplementedError("FastText cannot grow its vocabulary yet; build a new model")
+    def add_vocab(self, corpus=None, *, vocab: Vocabulary | None = None,
+                  progress: bool | None = None) -> "FastText":
+        """Word2Vec.add_vocab on the words' rows: new words join with rows of
+        their own (initialised as build_vocab does), every row follows its
+        word to its new place, the n-gram rows stay as they are and the
+        table of each word's rows is made again (a new word's n-gram rows
+        are shared ones, already trained)."""
+        self._need_weights()
+        V = len(self.vocab)
+        full = self.input_vectors
+        self.input_vectors = np.ascontiguousarray(full[:V])  # Word2Vec's part: the words' rows
+        try:
+            super().add_vocab(corpus, vocab=vocab, progress=progress)
+        except BaseException:
+            self.input_vectors = full
+            raise
+        words = self.input_vectors
+        grown = np.empty((len(words) + self.ngram_buckets, self.dim), dtype=np.float32)
+        grown[:len(words)] = words
+        grown[len(words):] = full[V:]
+        del full, words
+        self.input_vectors = grown
+        return self
 
     @property
     def word_rows(self) -> np.ndarray:
