@@ -8,6 +8,7 @@ import pytest
 
 from wv_engine import FastText
 from wv_engine.fasttext_bin import read_fasttext_bin
+from wv_engine.gensim.fasttext import load_facebook_model
 
 
 def small(**kw):
@@ -154,6 +155,10 @@ def test_an_hs_bin_round_trips_and_gensim_reads_it(arch, tmp_path, truth):
         np.testing.assert_array_equal(back.vectors[word], model.vectors[word])
     back.train(lines, epochs=1, progress=False)  # a loaded hs .bin trains on
     assert not np.array_equal(back.output_vectors, model.output_vectors)
+
+    ours = load_facebook_model(path)  # this library's gensim layer
+    assert (ours.hs, ours.negative, ours.engine.loss, ours.ns_exponent) == (1, 0, "hs", 0.75)  # gensim's exponent
+    np.testing.assert_array_equal(ours.wv["luminescent"], model.vectors["luminescent"])
 
     gensim_fasttext = pytest.importorskip("gensim.models.fasttext")
     theirs = gensim_fasttext.load_facebook_model(str(path))

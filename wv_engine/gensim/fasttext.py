@@ -124,7 +124,8 @@ class FastText(Word2Vec):
 
 def load_facebook_model(path: str | os.PathLike, encoding: str = "utf-8") -> FastText:
     """A model from fastText's .bin (negative sampling or hierarchical softmax), ready to train on."""
-    engine = _core.FastText.load_fasttext(path)
+    # gensim trains a loaded model with its own noise exponent (0.75), not fastText's (0.5)
+    engine = _core.FastText.load_fasttext(path, ns_exponent=0.75)
     hs = int(engine.loss == "hs")
     self = FastText(vector_size=engine.dim, min_n=engine.minn, max_n=engine.maxn, bucket=engine.bucket,
                     sg=int(engine.arch == "skipgram"), hs=hs, window=engine.window,
