@@ -30,8 +30,8 @@
  *   subword_cbow(w, h, word, grad, alpha)  CBOW: the context's mean h
  *                                  predicts the centre word
  *
- * Each returns the loss of what it trained. No include guard: each loss
- * file includes this once. */
+ * The last two return the loss of what they trained. No include guard:
+ * each loss file includes this once. */
 #include "subword_rows.h"
 #include "w2v_loss.h"
 

@@ -141,6 +141,8 @@ def test_cli_fasttext_writes_bin_vec_and_native(morph_file, tmp_path, capsys):
     np.testing.assert_allclose(vec["luminer"], model.vectors["luminer"], rtol=1e-5, atol=1e-6)
     assert main(["fasttext", morph_file, "-o", str(tmp_path / "m.wv"), "--format", "native", *common]) == 0
     np.testing.assert_array_equal(FastText.load(tmp_path / "m.wv").vectors["zzz"], model.vectors["zzz"])
+    assert main(["fasttext", morph_file, "-o", str(tmp_path / "hs.bin"), "--loss", "hs", *common]) == 0
+    assert FastText.load_fasttext(tmp_path / "hs.bin").loss == "hs"
 
 
 def test_cli_fasttext_resumes_a_checkpoint_exactly(morph_file, tmp_path):
