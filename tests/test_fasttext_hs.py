@@ -9,6 +9,7 @@ import pytest
 from wv_engine import FastText
 from wv_engine.fasttext_bin import read_fasttext_bin
 from wv_engine.gensim.fasttext import load_facebook_model
+from wv_engine.settings import threads_for
 
 
 def small(**kw):
@@ -167,3 +168,16 @@ def test_an_hs_bin_round_trips_and_gensim_reads_it(arch, tmp_path, truth):
     for word in (model.vocab.words[0], model.vocab.words[5], "luminescent"):
         np.testing.assert_allclose(theirs.wv[word], model.vectors[word], rtol=1e-5, atol=1e-7)
 
+
+
+@pytest.mark.parametrize("arch", ["skipgram", "cbow"])
+def test_two_threads_with_private_top_rows_learn_the_planted_families(arch, truth):
+    """With several threads each keeps the top of the tree private and
+    merges it (hotrows.h): the families must still come out."""
+    fams, lines = truth.morphology()
+    assert threads_for(2, sum(map(len, lines))) == 2  # the corpus is long enough for two
+    model = small(arch=arch, threads=2, hot_rows=64).fit(lines, progress=False)
+    v = model.vectors
+    unseen = fams["alpha"][0] + "ish"
+    assert v.similarity(unseen, fams["alpha"][1] + "ing") > v.similarity(unseen, fams["beta"][1] + "ing")
+    assert np.isfinite(model.input_vectors).all() and np.isfinite(model.output_vectors).all()
