@@ -148,6 +148,7 @@ def test_an_hs_bin_round_trips_and_gensim_reads_it(arch, tmp_path, truth):
     model.save_fasttext(path)
     data = read_fasttext_bin(path)
     assert data["loss"] == "hs" and data["args"]["loss"] == 1 and data["args"]["neg"] == 0
+    np.testing.assert_array_equal(data["output_matrix"], -model.output_vectors)  # fastText's bits: see below
     back = FastText.load_fasttext(path)
     assert (back.loss, back.arch, back.negative) == ("hs", arch, 0)
     np.testing.assert_array_equal(back.input_vectors, model.input_vectors)
@@ -164,7 +165,7 @@ def test_an_hs_bin_round_trips_and_gensim_reads_it(arch, tmp_path, truth):
     gensim_fasttext = pytest.importorskip("gensim.models.fasttext")
     theirs = gensim_fasttext.load_facebook_model(str(path))
     assert theirs.hs == 1 and theirs.negative == 0 and theirs.sg == (arch == "skipgram")
-    np.testing.assert_array_equal(theirs.syn1, model.output_vectors)
+    np.testing.assert_array_equal(theirs.syn1, -model.output_vectors)  # fastText's convention, as stored
     for word in (model.vocab.words[0], model.vocab.words[5], "luminescent"):
         np.testing.assert_allclose(theirs.wv[word], model.vectors[word], rtol=1e-5, atol=1e-7)
 
@@ -181,3 +182,63 @@ def test_two_threads_with_private_top_rows_learn_the_planted_families(arch, trut
     unseen = fams["alpha"][0] + "ish"
     assert v.similarity(unseen, fams["alpha"][1] + "ing") > v.similarity(unseen, fams["beta"][1] + "ing")
     assert np.isfinite(model.input_vectors).all() and np.isfinite(model.output_vectors).all()
+
+
+def fasttext_tree(counts):
+    """fastText's Huffman tree (src/loss.cc HierarchicalSoftmaxLoss::buildTree),
+    written from its description: leaves are the words, sorted by count
+    descending; two queues, the leaves from the rarest and the inner nodes in
+    order of creation, a leaf taken only when strictly rarer; the second
+    child picked gets bit 1. Each word's path, leaf to root, as inner-node
+    rows (node index - number of words) and bits."""
+    n = len(counts)
+    count = list(counts) + [1e15] * (n - 1)
+    parent, bit = [-1] * (2 * n - 1), [0] * (2 * n - 1)
+    leaf, node = n - 1, n
+    for i in range(n, 2 * n - 1):
+        pick = []
+        for _ in range(2):
+            if leaf >= 0 and count[leaf] < count[node]:
+                pick.append(leaf)
+                leaf -= 1
+            else:
+                pick.append(node)
+                node += 1
+        count[i] = count[pick[0]] + count[pick[1]]
+        parent[pick[0]] = parent[pick[1]] = i
+        bit[pick[1]] = 1
+    paths = []
+    for w in range(n):
+        rows, bits, j = [], [], w
+        while parent[j] != -1:
+            rows.append(parent[j] - n)
+            bits.append(bit[j])
+            j = parent[j]
+        paths.append((rows, bits))
+    return paths
+
+
+def test_an_hs_bin_predicts_the_context_as_fastText_reads_it(tmp_path, truth):
+    """fastText scores a word along its path with the node's bit as the label
+    of sigmoid(h . node) (src/loss.cc binaryLogistic): read that way, the
+    .bin of a trained skip-gram model must give the words that follow a word
+    more than the uniform 1/V, and the file's rows read with the opposite
+    convention must not."""
+    _, lines = truth.morphology(sentences=1000)
+    model = small(epochs=2).fit(lines, progress=False)
+    path = tmp_path / "hs.bin"
+    model.save_fasttext(path)
+    data = read_fasttext_bin(path)
+    paths = fasttext_tree(data["counts"])
+    index = {w: i for i, w in enumerate(data["words"])}
+    out = data["output_matrix"].astype(np.float64)
+
+    def log_p(h, target, sign):
+        rows, bits = paths[target]
+        p = sigmoid(sign * (out[rows] @ h))
+        return np.sum(np.log(np.where(np.array(bits) == 1, p, 1 - p)))
+
+    pairs = [(a, b) for line in lines[:200] for a, b in zip(line, line[1:])]
+    for sign, better in ((1, True), (-1, False)):
+        mean = np.mean([log_p(model.vectors[a].astype(np.float64), index[b], sign) for a, b in pairs])
+        assert (mean > np.log(1 / len(index)) + 0.5) == better, (sign, mean, np.log(1 / len(index)))

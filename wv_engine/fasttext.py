@@ -203,11 +203,14 @@ class FastText(Word2Vec):
         seen or not. Keeps the weights and n-gram settings, not the
         learning-rate schedule (save() keeps the whole state). With
         hierarchical softmax the output rows are the tree's inner nodes,
-        numbered as fastText numbers them (its tree is word2vec.c's)."""
+        numbered as fastText numbers them (its tree is word2vec.c's), and
+        negated: fastText's bit 1 asks sigmoid(h . node) for 1, word2vec.c's
+        for 0 (_hs_flip)."""
         self._need_weights()
         fasttext_bin.write_fasttext_bin(
             path, words=self.vocab.words, counts=self.vocab.counts, input_matrix=self.input_vectors,
-            output_matrix=self.output_vectors, arch=self.arch, window=self.window, epochs=self.epochs,
+            output_matrix=_hs_flip(self.output_vectors) if self.loss == "hs" else self.output_vectors,
+            arch=self.arch, window=self.window, epochs=self.epochs,
             min_count=self.min_count, negative=self.negative if self.loss == "ns" else 0, minn=self.minn,
             maxn=self.maxn, bucket=self.ngram_buckets, sample=self.sample, ntokens=self.vocab.total_tokens,
             loss=self.loss)
@@ -232,7 +235,10 @@ class FastText(Word2Vec):
                   **overrides}
         try:
             vocab = Vocabulary(data["words"], data["counts"], total_tokens=data["ntokens"])
-            return cls.from_weights(config, vocab, data["input_matrix"], data["output_matrix"])
+            output = data["output_matrix"]
+            if loss == "hs":  # fastText's bits mean the opposite of word2vec.c's (save_fasttext)
+                output = _hs_flip(output)
+            return cls.from_weights(config, vocab, data["input_matrix"], output)
         except ValueError as exc:
             raise FormatError(path, f"not a model this library can use: {exc}") from None
 
@@ -257,6 +263,14 @@ class FastText(Word2Vec):
             self._vectors = SubwordVectors._made(self.vocab.words, np.asarray(means), self.ngram_vectors,
                                                  self.minn, self.maxn, self.vocab.counts, self.metadata())
         return self._vectors
+
+
+def _hs_flip(output: np.ndarray) -> np.ndarray:
+    """HS output rows between word2vec.c's convention and fastText's: the
+    same tree and node numbers, but fastText's bit 1 trains sigmoid(h .
+    node) towards 1 (src/loss.cc binaryLogistic) where word2vec.c's trains
+    it towards 0, so each node's row is the other's negated."""
+    return np.ascontiguousarray(-output, dtype=np.float32)
 
 
 def _fill_rows(out: np.ndarray, seed: int, init_range: float, threads: int) -> None:
