@@ -1,8 +1,9 @@
 /* fastText's unsupervised model (cfg.subwords): the sentence loop, written
- * once for its losses (loss_ns_subword.c, loss_hs_subword.c). A word's
- * input vector is the mean of its rows, its own and its character
- * n-grams' (subword_rows.h), and every one of those rows receives the
- * whole gradient of that mean, as fastText applies it.
+ * once for its losses (loss_ns_subword.c, loss_hs_subword.c,
+ * loss_softmax_subword.c). A word's input vector is the mean of its rows,
+ * its own and its character n-grams' (subword_rows.h), and every one of
+ * those rows receives the whole gradient of that mean, as fastText applies
+ * it.
  *
  * Skip-gram takes fastText's orientation: the centre word's mean predicts
  * each context word. The mean is taken once per centre word and the window's
@@ -44,7 +45,8 @@ static void train_sentence(wv_w2v_worker *w, wv_rng *rng, int len, float alpha, 
     const int32_t *sen = w->sentence;
     float *h = w->neu1, *grad = w->neu1e;
     /* CBOW: the positions [applied, ready) hold their word's sum of rows
-     * (sums) and the gradients not yet added to those rows (pending) */
+     * (sums) and the gradients not yet added to those rows (pending), the
+     * first subword_scratch(m) floats of w->scratch */
     float *sums = w->scratch, *pending = skipgram ? NULL : w->scratch + (size_t)m->cfg.max_sentence_length * dim;
     int ready = 0, applied = 0;
     for (int i = 0; i < len; i++) {
@@ -97,10 +99,4 @@ static void train_sentence(wv_w2v_worker *w, wv_rng *rng, int len, float alpha, 
     }
     for (; !skipgram && applied < ready; applied++)
         update_rows(m->input, rows_of(m, sen[applied]), pending + (size_t)applied * dim, dim);
-}
-
-/* CBOW's two rows a sentence position: the sum of its word's rows and the
- * gradients it has received that its rows have not yet. */
-static size_t subword_scratch(const wv_w2v_model *m) {
-    return m->cfg.arch == WV_CBOW ? 2 * (size_t)m->cfg.max_sentence_length * (size_t)m->cfg.dim : 0;
 }
