@@ -48,7 +48,7 @@ def small(**kw):
     return FastText(**cfg)
 
 
-@pytest.mark.parametrize("loss", ["ns", "hs"])
+@pytest.mark.parametrize("loss", ["ns", "hs", "softmax"])
 @pytest.mark.parametrize("arch", ["skipgram", "cbow"])
 def test_unseen_words_land_with_their_family(arch, loss, truth):
     fams, lines = truth.morphology()
@@ -100,7 +100,7 @@ def test_a_step_moves_every_row_by_the_gradient_of_the_mean(truth):
     assert not np.array_equal(model.output_vectors[target], out_before[target])
 
 
-@pytest.mark.parametrize("arch,loss", [("cbow", "ns"), ("cbow", "hs"), ("skipgram", "hs")])
+@pytest.mark.parametrize("arch,loss", [("cbow", "ns"), ("cbow", "hs"), ("skipgram", "hs"), ("skipgram", "softmax")])
 def test_seeded_one_thread_runs_are_identical_and_resume_exactly(tmp_path, truth, arch, loss):
     _, lines = truth.morphology(sentences=600)
     cfg = dict(epochs=2, arch=arch, loss=loss)
@@ -135,7 +135,7 @@ def test_maxn_zero_trains_plain_word2vec(truth):
 @pytest.mark.parametrize("kw,message", [
     (dict(minn=5, maxn=3), "minn"),
     (dict(bucket=0), "bucket"),
-    (dict(loss="softmax"), "hierarchical softmax"),
+    (dict(loss="ova"), "loss"),
     (dict(minn=-1), "minn"),
     (dict(bucket=2**31), "bucket"),
 ])

@@ -98,7 +98,7 @@ def test_damaged_foreign_or_lying_files_are_format_errors(tiny_bin, tmp_path, ca
 
 @pytest.mark.parametrize("kw,message", [(dict(model=3, nlabels=1), "supervised"), (dict(quant=1), "quantized"),
                                         (dict(pruned=5), "pruned"), (dict(word_ngrams=2), "wordNgrams"),
-                                        (dict(loss=3), "hierarchical softmax")])
+                                        (dict(loss=4), "one-vs-all")])
 def test_models_that_are_not_plain_word_vectors_are_refused(tmp_path, kw, message):
     path = tmp_path / "other.bin"
     path.write_bytes(fasttext_bin_bytes(["a", "b"], [2, 1], np.zeros((12, 3), np.float32),
@@ -165,7 +165,6 @@ def test_cli_fasttext_resumes_a_checkpoint_exactly(morph_file, tmp_path):
 @pytest.mark.parametrize("argv,message", [
     (["--minn", "5", "--maxn", "3"], "minn"),
     (["--bucket", "0"], "bucket"),
-    (["--loss", "softmax"], "hierarchical softmax"),
     (["--bucket", "2000000000", "--dim", "100000"], "--bucket"),
 ])
 def test_cli_fasttext_bad_settings_are_one_line_errors(morph_file, tmp_path, capsys, argv, message):

@@ -1,7 +1,9 @@
-"""FastText with hierarchical softmax (loss="hs"): one step against a
+"""FastText's output layers beyond negative sampling: hierarchical softmax
+(loss="hs") and the exact softmax (loss="softmax"). One step against a
 numerical gradient, a sentence of training against a numpy model of
-fastText's update, the planted morphology, reproducibility and resumption,
-and fastText's .bin both ways (gensim's reader included)."""
+fastText's update, two threads, and fastText's .bin both ways (gensim's
+reader included; fastText's reading of an hs file from its own tree). The
+planted morphology and seeded resumption with them are in test_fasttext.py."""
 
 import numpy as np
 import pytest
@@ -55,6 +57,31 @@ def test_an_hs_step_moves_every_row_by_the_gradient_of_the_mean(truth):
         core.subword_step(rows, target, [1], alpha)  # HS takes none
 
 
+def test_a_softmax_step_moves_every_row_by_the_gradient_of_the_mean(truth):
+    """The exact softmax: each of the mean's rows gets alpha times the
+    gradient of log softmax(O h)[target] (finite differences), and every
+    output row j moves by alpha x ([j == target] - p_j) x h."""
+    _, lines = truth.morphology(sentences=200)
+    model = small(loss="softmax", epochs=1).fit(lines, progress=False)
+    rng = np.random.default_rng(2)
+    model.output_vectors[...] = rng.normal(0, 0.3, model.output_vectors.shape).astype(np.float32)
+    core = model._make_core()
+    V = len(model.vocab)
+    rows = np.array([3, V + 11, V + 11, V + 400], dtype=np.int32)
+    target, alpha = 4, 0.1
+    out_before = model.output_vectors.astype(np.float64)
+
+    def loglik(x):
+        scores = out_before @ x
+        return scores[target] - scores.max() - np.log(np.exp(scores - scores.max()).sum())
+
+    h = truth.check_subword_step(model, rows, loglik, lambda: core.subword_step(rows, target, [], alpha), alpha,
+                                 rtol=1e-3)
+    p = np.exp(out_before @ h)
+    g = (np.eye(V)[target] - p / p.sum()) * alpha
+    np.testing.assert_allclose(model.output_vectors - out_before, np.outer(g, h), rtol=1e-3, atol=1e-6)
+
+
 # Words whose rows (own and n-grams', bucket 50,000) share nothing: fastText's
 # update and the engine's (which applies a CBOW position's gradients when it
 # leaves the last window) are then the same arithmetic.
@@ -72,20 +99,30 @@ def table_sigmoid(f):
 
 
 def reference_sentence(model, sentence, truth, alpha):
-    """One sentence as fastText trains it with hierarchical softmax, in
-    float64: no subsampling, the full window. Skip-gram: the centre word's
-    mean predicts each context word's path; the engine keeps that mean for
-    the whole window and adds the window's gradients to its rows after it
-    (fastText after each pair). CBOW: the mean of all the context words'
-    rows predicts the centre word's path; each of those rows gets the
-    gradient. word2vec.c's HS skips a node whose |h . node| >= 6."""
+    """One sentence as fastText trains it, in float64: no subsampling, the
+    full window. Skip-gram: the centre word's mean predicts each context
+    word; the engine keeps that mean for the whole window and adds the
+    window's gradients to its rows after it (fastText after each pair).
+    CBOW: the mean of all the context words' rows predicts the centre word;
+    each of those rows gets the gradient. hs: the target's path, a node
+    skipped where |h . node| >= 6 (word2vec.c); softmax: every output row,
+    the probabilities taken before any row moves."""
     V, window = len(model.vocab), model.window
     inp, out = model.input_vectors.astype(np.float64), model.output_vectors.astype(np.float64)
     lengths, codes, points = model.vocab.huffman()
     ids = [model.vocab.index[w] for w in sentence]
     rows = [rows_by_hand(w, i, V, truth) for w, i in zip(sentence, ids)]
 
+    def softmax_update(h, target, grad):
+        scores = out @ h
+        p = np.exp(scores - scores.max())
+        g = (np.eye(V)[target] - p / p.sum()) * alpha
+        grad += g @ out
+        out[...] += np.outer(g, h)
+
     def path_update(h, target, grad):
+        if model.loss == "softmax":
+            return softmax_update(h, target, grad)
         for d in range(lengths[target]):
             node = points[target, d]
             f = h @ out[node]
@@ -112,11 +149,12 @@ def reference_sentence(model, sentence, truth, alpha):
     return inp, out
 
 
+@pytest.mark.parametrize("loss", ["hs", "softmax"])
 @pytest.mark.parametrize("arch", ["skipgram", "cbow"])
-def test_a_sentence_trains_as_a_numpy_model_of_fastText_does(arch, truth):
+def test_a_sentence_trains_as_a_numpy_model_of_fastText_does(arch, loss, truth):
     counts = [9, 8, 6, 5, 4, 3, 2, 1]  # a tree of several depths
     vocab_lines = [[w] * n for w, n in zip(WORDS, counts)]
-    model = small(arch=arch, dim=8, bucket=50_000, window=2, shrink_windows=False, alpha=0.05)
+    model = small(arch=arch, loss=loss, dim=8, bucket=50_000, window=2, shrink_windows=False, alpha=0.05)
     model.build_vocab(vocab_lines, progress=False)
     V = len(model.vocab)
     every = [r for i, w in enumerate(WORDS) for r in rows_by_hand(w, model.vocab.index[w], V, truth)]
@@ -242,3 +280,19 @@ def test_an_hs_bin_predicts_the_context_as_fastText_reads_it(tmp_path, truth):
     for sign, better in ((1, True), (-1, False)):
         mean = np.mean([log_p(model.vectors[a].astype(np.float64), index[b], sign) for a, b in pairs])
         assert (mean > np.log(1 / len(index)) + 0.5) == better, (sign, mean, np.log(1 / len(index)))
+
+
+def test_a_softmax_bin_round_trips(tmp_path, truth):
+    """fastText's -loss softmax (3): one output row a word, the target's
+    label 1, as here: the rows are stored as they are."""
+    _, lines = truth.morphology(sentences=300)
+    model = small(loss="softmax", arch="cbow", dim=12, bucket=3000, epochs=1).fit(lines, progress=False)
+    path = tmp_path / "softmax.bin"
+    model.save_fasttext(path)
+    data = read_fasttext_bin(path)
+    assert data["loss"] == "softmax" and data["args"]["loss"] == 3 and data["args"]["neg"] == 0
+    np.testing.assert_array_equal(data["output_matrix"], model.output_vectors)
+    back = FastText.load_fasttext(path)
+    assert (back.loss, back.arch) == ("softmax", "cbow")
+    np.testing.assert_array_equal(back.input_vectors, model.input_vectors)
+    np.testing.assert_array_equal(back.vectors["luminescent"], model.vectors["luminescent"])

@@ -47,9 +47,10 @@ class FastText(Word2Vec):
 
     The defaults are fastText's (FASTTEXT_DEFAULTS; the learning rate falls
     on a line to 0 as fastText's does). maxn=0 trains plain word2vec (no
-    n-gram rows). Other arguments as Word2Vec; the subword model trains with
-    loss="ns" or "hs" (not "softmax"), and skip-gram takes the mean of the
-    centre word's rows once per window (csrc/w2v_subword_sentence.h).
+    n-gram rows). Other arguments as Word2Vec: loss="ns", "hs" or "softmax"
+    (the exact softmax, O(vocabulary) a prediction, as fastText's -loss
+    softmax); skip-gram takes the mean of the centre word's rows once per
+    window (csrc/w2v_subword_sentence.h).
     shared_negatives=True (skip-gram NS) draws one negative set per window:
     faster, but it cost analogy accuracy on wiki_17m (docs: the fastText
     guide), so it is off. add_vocab grows the vocabulary: new words get
@@ -88,10 +89,6 @@ class FastText(Word2Vec):
                                  "give bucket >= 1, or maxn=0 to train without n-grams")
             if loss == "ns" and not 1 <= negative <= 63:
                 raise ValueError(f"negative={negative}: the subword model takes 1 to 63 negatives")
-            if loss not in ("ns", "hs"):
-                raise ValueError(f"loss={loss!r}: the subword model trains with negative sampling "
-                                 "(loss='ns') or hierarchical softmax (loss='hs'); maxn=0 trains plain "
-                                 "word2vec with any loss")
         self.minn, self.maxn, self.bucket = int(minn), int(maxn), int(bucket)
         settings = {k: v for k, v in locals().items() if k not in ("self", "minn", "maxn", "bucket", "name", "v",
                                                                     "__class__")}
@@ -218,16 +215,16 @@ class FastText(Word2Vec):
     @classmethod
     def load_fasttext(cls, path: str | os.PathLike, **overrides) -> "FastText":
         """A model from fastText's .bin (skip-gram or CBOW with negative
-        sampling or hierarchical softmax, not quantized), ready to give
-        vectors and to train on;
+        sampling, hierarchical softmax or the softmax, not quantized), ready
+        to give vectors and to train on;
         overrides change settings such as threads. Raises FormatError for a
         damaged, foreign or unsupported file."""
         data = fasttext_bin.read_fasttext_bin(path)
         args = data["args"]
         loss = data["loss"]
-        if loss not in ("ns", "hs"):
-            raise FormatError(path, f"trained with loss {loss!r}: only negative sampling's and hierarchical "
-                                    "softmax's models load")
+        if loss == "ova":
+            raise FormatError(path, "trained with loss 'ova' (one-vs-all, for classifiers): word vectors are "
+                                    "trained with ns, hs or softmax")
         config = {"arch": data["arch"], "loss": loss, "dim": args["dim"], "window": args["ws"],
                   "epochs": args["epoch"], "min_count": max(args["minCount"], 1),
                   "negative": max(args["neg"], 1) if loss == "ns" else 0, "minn": args["minn"],
