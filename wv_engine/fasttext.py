@@ -50,11 +50,11 @@ class FastText(Word2Vec):
     n-gram rows). Other arguments as Word2Vec: loss="ns", "hs" or "softmax"
     (the exact softmax, O(vocabulary) a prediction, as fastText's -loss
     softmax); skip-gram takes the mean of the centre word's rows once per
-    window (csrc/w2v_subword_sentence.h).
-    shared_negatives=True (skip-gram NS) draws one negative set per window:
-    faster, but it cost analogy accuracy on wiki_17m (docs: the fastText
-    guide), so it is off. add_vocab grows the vocabulary: new words get
-    rows of their own, the n-gram rows stay.
+    window (csrc/w2v_subword_sentence.h). shared_negatives=True (skip-gram
+    NS) draws one negative set per window: faster, but it cost analogy
+    accuracy on wiki_17m (docs: the fastText guide), so it is off.
+    add_vocab grows the vocabulary: new words get rows of their own, the
+    n-gram rows stay.
 
     `vectors` are SubwordVectors: every vocabulary word's mean, and a vector
     for any other word from its n-grams. save/load keep the whole state as
