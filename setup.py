@@ -32,7 +32,8 @@ setup(
         [
             extension("_tokenize", ["tokenize.c", "strtab.c", "vocab.c", "hugepages.c", "phrases.c"]),
             extension("_word2vec", ["w2v.c", "w2v_loss.c", "w2v_epoch.c", "loss_ns.c", "loss_ns_window.c",
-                                    "loss_hs.c", "loss_softmax.c", "loss_ns_subword.c", "hotrows.c", "alias.c", "huffman.c",
+                                    "loss_hs.c", "loss_softmax.c", "loss_ns_subword.c",
+                                    "loss_hs_subword.c", "loss_softmax_subword.c", "hotrows.c", "alias.c", "huffman.c",
                                     "parallel.c"]),
             extension("_subwords", ["subwords.c"]),
             extension("_glove", ["cooccur.c", "extsort.c", "cooc_csr.c", "glove.c", "glove_blocks.c", "glove_grid.c",

@@ -1,55 +1,14 @@
-/* Hierarchical softmax (word2vec.c): the centre word is predicted by the
- * binary decisions on its Huffman path (huffman.h), one output row per
- * inner node of the tree. */
-#include "huffman.h"
-#include "vecmath.h"
-#include "w2v_loss.h"
-
-WV_HOT double hs_update(const wv_w2v_model *m, wv_hot_rows *rows, const float *h, int32_t target, float *neu1e,
-                        float alpha) {
-    const int dim = m->cfg.dim;
-    const uint8_t *restrict code = m->codes + (size_t)target * WV_MAX_CODE_LENGTH;
-    const int32_t *restrict point = m->points + (size_t)target * WV_MAX_CODE_LENGTH;
-    const int len = m->code_length[target];
-    /* All dot products first: the path's nodes are distinct and h does not
-     * change during the walk, so this equals word2vec.c's interleaved order
-     * exactly, and the node loads can overlap in the memory system. */
-    float f[WV_MAX_CODE_LENGTH], g[WV_MAX_CODE_LENGTH];
-    float *outs[WV_MAX_CODE_LENGTH];
-    int32_t hottest_hits = 0;
-    for (int d = 0; d < len; d++) {
-        outs[d] = wv_out_row(rows, point[d], dim);
-        hottest_hits += point[d] == rows->hottest;
-    }
-    rows->touches += hottest_hits;
-    wv_dots(h, (const float *const *)outs, len, dim, f);
-    double loss = 0.0;
-    int n = 0; /* the nodes that train, packed */
-    for (int d = 0; d < len; d++) {
-        loss -= wv_log_sigmoid(&m->sigmoid, code[d] ? -f[d] : f[d]);
-        /* word2vec.c skips (does not saturate) outside the table in HS */
-        if (f[d] <= -WV_SIGMOID_MAX || f[d] >= WV_SIGMOID_MAX) continue;
-        g[n] = (1.0f - code[d] - m->sigmoid.sigmoid[wv_sigmoid_index(f[d])]) * alpha;
-        outs[n++] = outs[d];
-    }
-    /* neu1e is zero on entry in training, so its sum in registers rounds as
-     * word2vec.c's running sum; each node's row enters it before it changes. */
-    wv_add_combination(neu1e, (const float *const *)outs, g, 1, n, dim);
-    for (int d = 0; d < n; d++) wv_axpy(g[d], h, outs[d], dim);
-    return loss;
-}
+/* Hierarchical softmax for the word model: the kernel (loss_hs.h) in
+ * w2v_sentence.h's loop. */
+#include "loss_hs.h"
 
 WV_HOT void loss_begin_word(wv_w2v_worker *w, wv_rng *rng, int i) {
     (void)w, (void)rng, (void)i; /* HS draws nothing */
 }
 
-/* The next word's path. */
 WV_HOT void loss_prefetch_word(wv_w2v_worker *w, wv_rng *rng, int32_t word) {
     (void)rng;
-    const wv_w2v_model *m = w->m;
-    const int32_t *point = m->points + (size_t)word * WV_MAX_CODE_LENGTH;
-    for (int d = 0; d < m->code_length[word]; d++)
-        wv_prefetch_span(wv_out_row(&w->rows, point[d], m->cfg.dim), (size_t)m->cfg.dim);
+    hs_prefetch_path(w, word);
 }
 
 WV_HOT double loss_pair(wv_w2v_worker *w, wv_rng *rng, const float *h, int32_t word, float *neu1e, float alpha) {
@@ -62,19 +21,6 @@ WV_HOT double loss_predict(wv_w2v_worker *w, const float *h, int32_t word, float
 }
 
 #include "w2v_sentence.h"
-
-static double hs_step(wv_w2v_worker *w, const float *h, int32_t target, int n_neg, float *neu1e, float alpha) {
-    (void)n_neg;
-    return hs_update(w->m, &w->rows, h, target, neu1e, alpha);
-}
-
-/* The hot rows: the last ones, the top of the tree (the root is the last
- * row and on every path); the root's updates are counted (hotrows.h). */
-static wv_hot_span hs_hot_rows(const wv_w2v_model *m, int32_t wanted) {
-    int32_t n = m->vocab_size > 1 ? m->vocab_size - 1 : 1; /* inner nodes */
-    int32_t hot = wanted < n ? wanted : n;
-    return (wv_hot_span){n - hot, n, hot > 0 ? n - 1 : -1};
-}
 
 const wv_w2v_loss wv_loss_hs = {
     .train_sentence = train_sentence,

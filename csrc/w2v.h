@@ -35,7 +35,7 @@ typedef struct {
     int32_t hot_rows;       /* output rows each thread keeps a private copy of
                              * when threads > 1 (0: none; see hotrows.h) */
     int subwords;           /* 1: fastText's model, a word's input vector the mean of
-                             * its rows in subword_rows (loss_ns_subword.c; NS only) */
+                             * its rows in subword_rows (w2v_subword_sentence.h; any loss) */
 } wv_w2v_config;
 
 typedef struct wv_w2v_worker wv_w2v_worker;
@@ -121,11 +121,12 @@ double wv_w2v_step(wv_w2v_model *m, const float *h, int32_t target,
 double wv_w2v_window_step(wv_w2v_model *m, const int32_t *ctx, int m_ctx, int32_t target,
                           const int32_t *negatives, float alpha, float *scratch);
 
-/* One fastText NS step as the subword loop takes it, for tests: the mean of
- * the input rows rows[0..n_rows) (n_rows >= 1) predicts target against
- * cfg.negative negatives; every one of those rows then receives the whole
- * input gradient times alpha. scratch holds 2 x dim floats. Returns the
- * step's loss. */
+/* One fastText step as the subword loop takes it, for tests: the mean of
+ * the input rows rows[0..n_rows) (n_rows >= 1) predicts target (NS: against
+ * cfg.negative negatives; HS: along its path; softmax: against every
+ * word); every one of those rows then receives the whole input gradient
+ * times alpha. scratch holds 2 x dim floats (the softmax: and vocab_size
+ * more). Returns the step's loss. */
 double wv_w2v_subword_step(wv_w2v_model *m, const int32_t *rows, int n_rows, int32_t target,
                            const int32_t *negatives, float alpha, float *scratch);
 

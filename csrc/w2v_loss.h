@@ -12,7 +12,10 @@
  *   loss_ns_window.c  skip-gram NS with one negative set per window
  *   loss_hs.c         hierarchical softmax
  *   loss_softmax.c    the exact softmax over the vocabulary
- *   loss_ns_subword.c fastText's model: NS on means of word and n-gram rows */
+ *   loss_ns_subword.c fastText's model: NS on means of word and n-gram rows
+ *   loss_hs_subword.c fastText's model on hierarchical softmax
+ *   loss_softmax_subword.c  ... and on the exact softmax (the three in the
+ *                     loop of w2v_subword_sentence.h) */
 #ifndef WV_W2V_LOSS_H
 #define WV_W2V_LOSS_H
 
@@ -60,7 +63,8 @@ struct wv_w2v_loss {
     size_t (*scratch_floats)(const wv_w2v_model *m);
 };
 
-extern const wv_w2v_loss wv_loss_ns, wv_loss_ns_window, wv_loss_hs, wv_loss_softmax, wv_loss_ns_subword;
+extern const wv_w2v_loss wv_loss_ns, wv_loss_ns_window, wv_loss_hs, wv_loss_softmax, wv_loss_ns_subword,
+    wv_loss_hs_subword, wv_loss_softmax_subword;
 
 /* The loss that trains a model with this configuration (w2v.c). */
 const wv_w2v_loss *wv_w2v_loss_for(const wv_w2v_config *cfg);

@@ -122,6 +122,28 @@ def ngrams_by_characters(word: str, minn: int, maxn: int) -> list[bytes]:
     return out
 
 
+def check_subword_step(model, rows, loglik, step, alpha, rtol):
+    """Runs step(), one subword step on the mean of input rows `rows`, and
+    checks it against a finite-difference gradient in float64: its loss is
+    -loglik(mean), each row moved by alpha x the gradient of loglik at the
+    mean, once for every time it is in `rows`, and no other row moved.
+    Returns the mean."""
+    before = model.input_vectors.copy()
+    h = before[rows].astype(np.float64).mean(axis=0)
+    eps = 1e-5
+    grad = np.array([(loglik(h + eps * e) - loglik(h - eps * e)) / (2 * eps) for e in np.eye(len(h))])
+    loss = step()
+    assert loss == pytest.approx(-loglik(h), rel=1e-2)
+    change = model.input_vectors - before
+    for r in set(rows.tolist()):
+        times = int(np.sum(rows == r))
+        np.testing.assert_allclose(change[r], times * alpha * grad, rtol=rtol, atol=2e-4)
+    untouched = np.ones(len(before), bool)
+    untouched[rows] = False
+    assert not change[untouched].any()
+    return h
+
+
 def corpus_with_morphology(seed=0, sentences=4000):
     """Two families of words that share stems and live in separate topics:
     stem + suffix, where the stems of a family only co-occur with each other."""
@@ -137,5 +159,7 @@ def corpus_with_morphology(seed=0, sentences=4000):
 
 @pytest.fixture(scope="session")
 def truth():
-    """fastText's hash and n-grams written from their definitions, and a planted morphology."""
-    return types.SimpleNamespace(fnv1a=fnv1a_signed, ngrams=ngrams_by_characters, morphology=corpus_with_morphology)
+    """fastText's hash and n-grams written from their definitions, a planted morphology, and a
+    subword step checked against finite differences."""
+    return types.SimpleNamespace(fnv1a=fnv1a_signed, ngrams=ngrams_by_characters, morphology=corpus_with_morphology,
+                                 check_subword_step=check_subword_step)

@@ -98,13 +98,29 @@ def test_damaged_foreign_or_lying_files_are_format_errors(tiny_bin, tmp_path, ca
 
 @pytest.mark.parametrize("kw,message", [(dict(model=3, nlabels=1), "supervised"), (dict(quant=1), "quantized"),
                                         (dict(pruned=5), "pruned"), (dict(word_ngrams=2), "wordNgrams"),
-                                        (dict(loss=1), "negative sampling")])
+                                        (dict(loss=4), "one-vs-all")])
 def test_models_that_are_not_plain_word_vectors_are_refused(tmp_path, kw, message):
     path = tmp_path / "other.bin"
     path.write_bytes(fasttext_bin_bytes(["a", "b"], [2, 1], np.zeros((12, 3), np.float32),
                                         np.zeros((2, 3), np.float32), **kw))
     with pytest.raises(FormatError, match=message):
         FastText.load_fasttext(path)
+
+
+def test_a_bin_fastText_wrote_with_hs_loads(tmp_path):
+    """A .bin laid out byte by byte as fastText writes one with -loss hs."""
+    rng = np.random.default_rng(0)
+    words, counts = ["the", "cat", "sat", "</s>"], [9, 5, 3, 2]
+    inp = rng.normal(0, 0.3, size=(4 + 10, 4)).astype(np.float32)
+    out = rng.normal(0, 0.3, size=(4, 4)).astype(np.float32)
+    path = tmp_path / "theirs.bin"
+    path.write_bytes(fasttext_bin_bytes(words, counts, inp, out, loss=1, model=1))
+    model = FastText.load_fasttext(path, threads=1, sample=0)
+    assert (model.loss, model.arch) == ("hs", "cbow")
+    np.testing.assert_array_equal(model.output_vectors, -out)  # fastText's bits mean the opposite of word2vec.c's
+    model.train([["the", "cat", "sat"]] * 20, epochs=1, progress=False)
+    assert not np.array_equal(model.output_vectors[:3], -out[:3])
+    np.testing.assert_array_equal(model.output_vectors[3], -out[3])  # fastText's unused last row stays
 
 
 @pytest.fixture
@@ -125,6 +141,8 @@ def test_cli_fasttext_writes_bin_vec_and_native(morph_file, tmp_path, capsys):
     np.testing.assert_allclose(vec["luminer"], model.vectors["luminer"], rtol=1e-5, atol=1e-6)
     assert main(["fasttext", morph_file, "-o", str(tmp_path / "m.wv"), "--format", "native", *common]) == 0
     np.testing.assert_array_equal(FastText.load(tmp_path / "m.wv").vectors["zzz"], model.vectors["zzz"])
+    assert main(["fasttext", morph_file, "-o", str(tmp_path / "hs.bin"), "--loss", "hs", *common]) == 0
+    assert FastText.load_fasttext(tmp_path / "hs.bin").loss == "hs"
 
 
 def test_cli_fasttext_resumes_a_checkpoint_exactly(morph_file, tmp_path):
@@ -147,7 +165,6 @@ def test_cli_fasttext_resumes_a_checkpoint_exactly(morph_file, tmp_path):
 @pytest.mark.parametrize("argv,message", [
     (["--minn", "5", "--maxn", "3"], "minn"),
     (["--bucket", "0"], "bucket"),
-    (["--loss", "hs"], "negative sampling"),
     (["--bucket", "2000000000", "--dim", "100000"], "--bucket"),
 ])
 def test_cli_fasttext_bad_settings_are_one_line_errors(morph_file, tmp_path, capsys, argv, message):

@@ -317,8 +317,8 @@ cdef class Word2VecCore:
         """Checks a subword table once (word w's rows are rows[offsets[w]:
         offsets[w + 1]], at least one, each a row of the input matrix) and
         attaches it."""
-        if loss != "ns" or not 0 < self.m.cfg.negative <= 63:
-            raise ValueError("subwords train with loss='ns' and 1 <= negative <= 63")
+        if loss == "ns" and not 0 < self.m.cfg.negative <= 63:
+            raise ValueError("subwords with loss='ns' take 1 <= negative <= 63")
         cdef int32_t[::1] offsets = np.ascontiguousarray(subwords[0], dtype=np.int32)
         cdef int32_t[::1] rows = np.ascontiguousarray(subwords[1], dtype=np.int32)
         o, r = np.asarray(offsets), np.asarray(rows)
@@ -516,20 +516,23 @@ cdef class Word2VecCore:
         cdef float[::1] s = scratch
         return wv_w2v_window_step(&self.m, &ctx[0], ctx.shape[0], target, &neg[0], alpha, &s[0])
 
-    def subword_step(self, rows, int32_t target, negatives, float alpha):
+    def subword_step(self, rows, int32_t target, negatives=(), float alpha=0.025):
         """One fastText step (tests): the mean of the input rows `rows`
-        predicts target against `negative` negatives; returns its loss.
-        Vectors are updated in place."""
+        predicts target (NS: against `negative` negatives; HS: along its
+        path; softmax: against every word; no negatives but NS's); returns
+        its loss. Vectors are updated in place."""
         cdef int32_t[::1] r = np.ascontiguousarray(rows, dtype=np.int32)
         cdef int32_t[::1] neg = np.ascontiguousarray(negatives, dtype=np.int32)
-        if not self.m.cfg.subwords or neg.shape[0] != self.m.cfg.negative or neg.shape[0] == 0:
+        if not self.m.cfg.subwords or neg.shape[0] != self.m.cfg.negative:
             raise ValueError("subword_step needs a subword model and exactly `negative` negatives")
         if r.shape[0] == 0 or not 0 <= target < self.m.vocab_size:
             raise ValueError("bad rows or target")
-        if np.asarray(neg).min() < 0 or np.asarray(neg).max() >= self.m.vocab_size:
+        if neg.shape[0] and (np.asarray(neg).min() < 0 or np.asarray(neg).max() >= self.m.vocab_size):
             raise ValueError("negatives out of range")
         if np.asarray(r).min() < 0 or np.asarray(r).max() >= self._keep[0].shape[0]:
             raise ValueError("rows out of range")
-        scratch = np.zeros(2 * self.m.cfg.dim, dtype=np.float32)
+        scores = self.m.vocab_size if self.m.cfg.loss == WV_LOSS_SOFTMAX else 0
+        scratch = np.zeros(2 * self.m.cfg.dim + scores, dtype=np.float32)
         cdef float[::1] s = scratch
-        return wv_w2v_subword_step(&self.m, &r[0], r.shape[0], target, &neg[0], alpha, &s[0])
+        return wv_w2v_subword_step(&self.m, &r[0], r.shape[0], target, &neg[0] if neg.shape[0] else NULL,
+                                   alpha, &s[0])

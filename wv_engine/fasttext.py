@@ -4,8 +4,9 @@ rare words, inflections and words never seen get vectors too.
 
 FastText is a Word2Vec whose input matrix has `bucket` more rows, the
 n-grams' (fastText's layout: the words' rows, then the buckets'); the C core
-trains it with its subword loss (csrc/loss_ns_subword.c) from a table of
-each vocabulary word's rows computed once (csrc/subwords.c)."""
+trains it with its subword losses (csrc/w2v_subword_sentence.h: negative
+sampling or hierarchical softmax) from a table of each vocabulary word's
+rows computed once (csrc/subwords.c)."""
 
 from __future__ import annotations
 
@@ -37,19 +38,23 @@ _BUCKET_STREAM = 2  # the random stream of the n-gram rows' initial values (word
 
 
 class FastText(Word2Vec):
-    """Trains fastText's word vectors (skip-gram or CBOW with negative
-    sampling): a word's input vector is the mean of its own row and the rows
-    of its character n-grams (`<` and `>` around the word, minn to maxn
-    characters, each hashed with fastText's hash into one of `bucket` rows),
-    and every row of that mean receives its whole gradient, as in fastText.
+    """Trains fastText's word vectors (skip-gram or CBOW, with negative
+    sampling or hierarchical softmax): a word's input vector is the mean of
+    its own row and the rows of its character n-grams (`<` and `>` around
+    the word, minn to maxn characters, each hashed with fastText's hash into
+    one of `bucket` rows), and every row of that mean receives its whole
+    gradient, as in fastText.
 
     The defaults are fastText's (FASTTEXT_DEFAULTS; the learning rate falls
     on a line to 0 as fastText's does). maxn=0 trains plain word2vec (no
-    n-gram rows). Other arguments as Word2Vec; the subword model trains with
-    loss="ns" only, and skip-gram takes the mean of the centre word's rows
-    once per window (csrc/loss_ns_subword.c). shared_negatives=True
-    (skip-gram) draws one negative set per window: faster, but it cost
-    analogy accuracy on wiki_17m (docs: the fastText guide), so it is off.
+    n-gram rows). Other arguments as Word2Vec: loss="ns", "hs" or "softmax"
+    (the exact softmax, O(vocabulary) a prediction, as fastText's -loss
+    softmax); skip-gram takes the mean of the centre word's rows once per
+    window (csrc/w2v_subword_sentence.h). shared_negatives=True (skip-gram
+    NS) draws one negative set per window: faster, but it cost analogy
+    accuracy on wiki_17m (docs: the fastText guide), so it is off.
+    add_vocab grows the vocabulary: new words get rows of their own, the
+    n-gram rows stay.
 
     `vectors` are SubwordVectors: every vocabulary word's mean, and a vector
     for any other word from its n-grams. save/load keep the whole state as
@@ -82,11 +87,8 @@ class FastText(Word2Vec):
             if bucket == 0:
                 raise ValueError(f"bucket=0 leaves the n-grams of {minn} to {maxn} characters no rows: "
                                  "give bucket >= 1, or maxn=0 to train without n-grams")
-            if not 1 <= negative <= 63:
+            if loss == "ns" and not 1 <= negative <= 63:
                 raise ValueError(f"negative={negative}: the subword model takes 1 to 63 negatives")
-            if loss != "ns":
-                raise ValueError(f"loss={loss!r}: the subword model trains with negative sampling "
-                                 "(loss='ns'); maxn=0 trains plain word2vec with any loss")
         self.minn, self.maxn, self.bucket = int(minn), int(maxn), int(bucket)
         settings = {k: v for k, v in locals().items() if k not in ("self", "minn", "maxn", "bucket", "name", "v",
                                                                     "__class__")}
@@ -136,8 +138,29 @@ class FastText(Word2Vec):
                    f"{gib(self.ngram_bytes())})", self.ngram_bytes(),
                    "lower --bucket (bucket=), dim, or maxn=0 for no n-grams")
 
-    def add_vocab(self, *args, **kwargs):
-        raise NotImplementedError("FastText cannot grow its vocabulary yet; build a new model")
+    def add_vocab(self, corpus=None, *, vocab: Vocabulary | None = None,
+                  progress: bool | None = None) -> "FastText":
+        """Word2Vec.add_vocab on the words' rows: new words join with rows of
+        their own (initialised as build_vocab does), every row follows its
+        word to its new place, the n-gram rows stay as they are and the
+        table of each word's rows is made again (a new word's n-gram rows
+        are shared ones, already trained)."""
+        self._need_weights()
+        V = len(self.vocab)
+        full = self.input_vectors
+        self.input_vectors = np.ascontiguousarray(full[:V])  # Word2Vec's part: the words' rows
+        try:
+            super().add_vocab(corpus, vocab=vocab, progress=progress)
+        except BaseException:
+            self.input_vectors = full
+            raise
+        words = self.input_vectors
+        grown = np.empty((len(words) + self.ngram_buckets, self.dim), dtype=np.float32)
+        grown[:len(words)] = words
+        grown[len(words):] = full[V:]
+        del full, words
+        self.input_vectors = grown
+        return self
 
     @property
     def word_rows(self) -> np.ndarray:
@@ -175,33 +198,44 @@ class FastText(Word2Vec):
         """Writes fastText's .bin (atomic): fastText and gensim's
         load_facebook_model read it and give the same vector to every word,
         seen or not. Keeps the weights and n-gram settings, not the
-        learning-rate schedule (save() keeps the whole state)."""
+        learning-rate schedule (save() keeps the whole state). With
+        hierarchical softmax the output rows are the tree's inner nodes,
+        numbered as fastText numbers them (its tree is word2vec.c's), and
+        negated: fastText's bit 1 asks sigmoid(h . node) for 1, word2vec.c's
+        for 0 (_hs_flip)."""
         self._need_weights()
-        if self.loss != "ns":
-            raise ValueError(f"a fastText .bin here holds a negative-sampling model; this one has loss={self.loss!r}")
         fasttext_bin.write_fasttext_bin(
             path, words=self.vocab.words, counts=self.vocab.counts, input_matrix=self.input_vectors,
-            output_matrix=self.output_vectors, arch=self.arch, window=self.window, epochs=self.epochs,
-            min_count=self.min_count, negative=self.negative, minn=self.minn, maxn=self.maxn,
-            bucket=self.ngram_buckets, sample=self.sample, ntokens=self.vocab.total_tokens)
+            output_matrix=_hs_flip(self.output_vectors) if self.loss == "hs" else self.output_vectors,
+            arch=self.arch, window=self.window, epochs=self.epochs,
+            min_count=self.min_count, negative=self.negative if self.loss == "ns" else 0, minn=self.minn,
+            maxn=self.maxn, bucket=self.ngram_buckets, sample=self.sample, ntokens=self.vocab.total_tokens,
+            loss=self.loss)
 
     @classmethod
     def load_fasttext(cls, path: str | os.PathLike, **overrides) -> "FastText":
         """A model from fastText's .bin (skip-gram or CBOW with negative
-        sampling, not quantized), ready to give vectors and to train on;
+        sampling, hierarchical softmax or the softmax, not quantized), ready
+        to give vectors and to train on;
         overrides change settings such as threads. Raises FormatError for a
         damaged, foreign or unsupported file."""
         data = fasttext_bin.read_fasttext_bin(path)
         args = data["args"]
-        if data["loss"] != "ns":
-            raise FormatError(path, f"trained with loss {data['loss']!r}: only negative sampling's models load")
-        config = {"arch": data["arch"], "dim": args["dim"], "window": args["ws"], "epochs": args["epoch"],
-                  "min_count": max(args["minCount"], 1), "negative": max(args["neg"], 1), "minn": args["minn"],
+        loss = data["loss"]
+        if loss == "ova":
+            raise FormatError(path, "trained with loss 'ova' (one-vs-all, for classifiers): word vectors are "
+                                    "trained with ns, hs or softmax")
+        config = {"arch": data["arch"], "loss": loss, "dim": args["dim"], "window": args["ws"],
+                  "epochs": args["epoch"], "min_count": max(args["minCount"], 1),
+                  "negative": max(args["neg"], 1) if loss == "ns" else 0, "minn": args["minn"],
                   "maxn": args["maxn"], "bucket": args["bucket"] if args["maxn"] else 0, "sample": args["t"],
                   **overrides}
         try:
             vocab = Vocabulary(data["words"], data["counts"], total_tokens=data["ntokens"])
-            return cls.from_weights(config, vocab, data["input_matrix"], data["output_matrix"])
+            output = data["output_matrix"]
+            if loss == "hs":  # fastText's bits mean the opposite of word2vec.c's (save_fasttext)
+                output = _hs_flip(output)
+            return cls.from_weights(config, vocab, data["input_matrix"], output)
         except ValueError as exc:
             raise FormatError(path, f"not a model this library can use: {exc}") from None
 
@@ -226,6 +260,14 @@ class FastText(Word2Vec):
             self._vectors = SubwordVectors._made(self.vocab.words, np.asarray(means), self.ngram_vectors,
                                                  self.minn, self.maxn, self.vocab.counts, self.metadata())
         return self._vectors
+
+
+def _hs_flip(output: np.ndarray) -> np.ndarray:
+    """HS output rows between word2vec.c's convention and fastText's: the
+    same tree and node numbers, but fastText's bit 1 trains sigmoid(h .
+    node) towards 1 (src/loss.cc binaryLogistic) where word2vec.c's trains
+    it towards 0, so each node's row is the other's negated."""
+    return np.ascontiguousarray(-output, dtype=np.float32)
 
 
 def _fill_rows(out: np.ndarray, seed: int, init_range: float, threads: int) -> None:

@@ -42,18 +42,23 @@ _INT32 = 2**31 - 1
 
 def write_fasttext_bin(path: str | os.PathLike, *, words: list[str], counts: np.ndarray, input_matrix: np.ndarray,
                        output_matrix: np.ndarray, arch: str, window: int, epochs: int, min_count: int,
-                       negative: int, minn: int, maxn: int, bucket: int, sample: float, ntokens: int) -> None:
+                       negative: int, minn: int, maxn: int, bucket: int, sample: float, ntokens: int,
+                       loss: str = "ns") -> None:
     """Writes a fastText .bin atomically: `input_matrix` holds len(words) +
     bucket rows (bucket 0 when maxn is 0, as fastText saves it), the
-    output matrix one row a word (negative sampling)."""
+    output matrix one row a word (loss "ns"; "hs": its first rows the
+    inner nodes of the tree, as fastText numbers them, the last unused)."""
     V, dim = len(words), input_matrix.shape[1]
     if input_matrix.shape[0] != V + bucket or output_matrix.shape != (V, dim):
         raise ValueError(f"a fastText .bin of {V} words and {bucket} buckets needs input rows {V + bucket} "
                          f"and output {V} x {dim}, got {input_matrix.shape} and {output_matrix.shape}")
+    codes = {v: k for k, v in LOSSES.items()}
+    if loss not in ("ns", "hs", "softmax"):
+        raise ValueError(f"loss={loss!r}: a fastText .bin of word vectors holds 'ns', 'hs' or 'softmax'")
     encoded = [w.encode("utf-8", "surrogateescape") for w in words]
     if any(b"\0" in w for w in encoded):
         raise ValueError("a word holds a NUL byte, which fastText's .bin cannot store")
-    args = (dim, window, epochs, min_count, negative, 1, 2, 1 if arch == "cbow" else 2, bucket, minn, maxn, 100,
+    args = (dim, window, epochs, min_count, negative, 1, codes[loss], 1 if arch == "cbow" else 2, bucket, minn, maxn, 100,
             float(sample))
     entries = b"".join(w + b"\0" + _ENTRY_TAIL.pack(int(c), 0) for w, c in zip(encoded, counts))
     with atomic_write(path, "wb") as fh:

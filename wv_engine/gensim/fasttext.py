@@ -2,10 +2,10 @@
 over wv_engine.FastText (the subword model, trained in C; fastText's .bin
 read and written by wv_engine.fasttext_bin).
 
-Differences from gensim (docs/GENSIM.md): the subword model trains with
-negative sampling only (hs=1 raises NotImplementedError), word n-grams
-(word_ngrams > 1) are not supported, and "</s>" has no n-grams, as in
-fastText (gensim gives it some)."""
+Differences from gensim (docs/GENSIM.md): hs=1 with negative > 0 trains
+hierarchical softmax only (as Word2Vec here), word n-grams (word_ngrams > 1)
+are not supported, and "</s>" has no n-grams, as in fastText (gensim gives
+it some)."""
 
 from __future__ import annotations
 
@@ -87,21 +87,19 @@ class FastText(Word2Vec):
                  max_n: int = 6, sorted_vocab: int = 1, bucket: int = 2_000_000, trim_rule: Callable | None = None,
                  batch_words: int = MAX_WORDS_IN_BATCH, callbacks: Iterable = (), max_final_vocab: int | None = None,
                  shrink_windows: bool = True):
-        if hs:
-            raise NotImplementedError("wv_engine.gensim: FastText trains with negative sampling only (hs=0)")
         if word_ngrams != 1:
             raise NotImplementedError("wv_engine.gensim: word_ngrams > 1 is not supported")
         super().__init__(None, None, vector_size=vector_size, alpha=alpha, window=window, min_count=min_count,
                          max_vocab_size=max_vocab_size, sample=sample, seed=seed, workers=workers,
-                         min_alpha=min_alpha, sg=sg, hs=0, negative=negative, ns_exponent=ns_exponent,
+                         min_alpha=min_alpha, sg=sg, hs=hs, negative=negative, ns_exponent=ns_exponent,
                          cbow_mean=cbow_mean, hashfxn=hashfxn, epochs=epochs, null_word=null_word,
                          trim_rule=trim_rule, sorted_vocab=sorted_vocab, batch_words=batch_words,
                          callbacks=callbacks, max_final_vocab=max_final_vocab, shrink_windows=shrink_windows)
         self.word_ngrams = 1
         old = self._model
         self._model = _core.FastText(
-            arch=old.arch, dim=vector_size, window=window, negative=negative, min_count=old.min_count,
-            sample=sample, epochs=epochs, alpha=alpha, min_alpha=min_alpha, schedule="word2vec", threads=workers,
+            arch=old.arch, loss=old.loss, dim=vector_size, window=window, negative=self.negative,
+            min_count=old.min_count, sample=sample, epochs=epochs, alpha=alpha, min_alpha=min_alpha, schedule="word2vec", threads=workers,
             seed=seed, minn=min_n, maxn=max_n if bucket else 0, bucket=bucket if max_n else 0, max_vocab_size=max_vocab_size,
             max_final_vocab=max_final_vocab, ns_exponent=ns_exponent, cbow_mean=bool(cbow_mean),
             shrink_windows=shrink_windows, max_sentence_length=MAX_WORDS_IN_BATCH)
@@ -113,7 +111,7 @@ class FastText(Word2Vec):
                        end_alpha=self.min_alpha, callbacks=callbacks)
 
     def _attach_wv(self) -> None:
-        self.wv._attach(self._model.vectors)
+        self.wv._attach(self._model.vectors, self._model.vocab.huffman if self._model.loss == "hs" else None)
         self.wv.vectors_vocab = self._model.word_rows
         self.wv._model_of = self._model  # wv shows this model's vectors (made again after training)
 
@@ -125,10 +123,13 @@ class FastText(Word2Vec):
 
 
 def load_facebook_model(path: str | os.PathLike, encoding: str = "utf-8") -> FastText:
-    """A model from fastText's .bin (negative sampling), ready to train on."""
-    engine = _core.FastText.load_fasttext(path)
+    """A model from fastText's .bin (negative sampling or hierarchical softmax), ready to train on."""
+    # gensim trains a loaded model with its own noise exponent (0.75), not fastText's (0.5)
+    engine = _core.FastText.load_fasttext(path, ns_exponent=0.75)
+    hs = int(engine.loss == "hs")
     self = FastText(vector_size=engine.dim, min_n=engine.minn, max_n=engine.maxn, bucket=engine.bucket,
-                    sg=int(engine.arch == "skipgram"), window=engine.window, negative=engine.negative,
+                    sg=int(engine.arch == "skipgram"), hs=hs, window=engine.window,
+                    negative=0 if hs else engine.negative,
                     epochs=engine.epochs, sample=engine.sample, min_count=engine.min_count)
     self._model = engine
     self._attach_wv()

@@ -1,0 +1,102 @@
+/* fastText's unsupervised model (cfg.subwords): the sentence loop, written
+ * once for its losses (loss_ns_subword.c, loss_hs_subword.c,
+ * loss_softmax_subword.c). A word's input vector is the mean of its rows,
+ * its own and its character n-grams' (subword_rows.h), and every one of
+ * those rows receives the whole gradient of that mean, as fastText applies
+ * it.
+ *
+ * Skip-gram takes fastText's orientation: the centre word's mean predicts
+ * each context word. The mean is taken once per centre word and the window's
+ * gradients are added up and applied to its rows once, after the window
+ * (fastText takes the mean again and updates the rows after every pair: a
+ * word of 10 n-grams in a window of 6 pairs reads and writes 66 rows where
+ * this reads and writes 11). CBOW, as fastText: the mean of all rows of all
+ * context words predicts the centre word; each sentence position sums its
+ * word's rows once, when it enters a window, and keeps that sum up to date
+ * with the gradients it receives, which reach its rows once, when it leaves
+ * the last window (fastText sums and updates every context word's rows for
+ * every window it is in, 2 x window times). A row shared by two positions
+ * of one window sees the other's gradients late. Own loop, not
+ * w2v_sentence.h's: the input vector is not one row.
+ *
+ * A loss file defines these hooks, static and WV_HOT, then includes this
+ * file, which defines its train_sentence with the hooks inlined:
+ *
+ *   subword_begin_word(w, rng, i, len)   before centre word i: its random
+ *                                  draws and the output rows to prefetch
+ *   subword_sg_window(w, rng, h, lo, hi, i, grad, alpha, examples)
+ *                                  skip-gram: the centre word's mean h
+ *                                  predicts sentence[lo..hi] but i; adds
+ *                                  the error for h times alpha to grad
+ *   subword_cbow(w, h, word, grad, alpha)  CBOW: the context's mean h
+ *                                  predicts the centre word
+ *
+ * The last two return the loss of what they trained. No include guard:
+ * each loss file includes this once. */
+#include "subword_rows.h"
+#include "w2v_loss.h"
+
+WV_MULTIVERSION /* vecmath.h */
+static void train_sentence(wv_w2v_worker *w, wv_rng *rng, int len, float alpha, double *loss,
+                           int64_t *examples) {
+    wv_w2v_model *m = w->m;
+    const int dim = m->cfg.dim, window = m->cfg.window;
+    const int skipgram = m->cfg.arch == WV_SKIPGRAM;
+    const int32_t *sen = w->sentence;
+    float *h = w->neu1, *grad = w->neu1e;
+    /* CBOW: the positions [applied, ready) hold their word's sum of rows
+     * (sums) and the gradients not yet added to those rows (pending), the
+     * first subword_scratch(m) floats of w->scratch */
+    float *sums = w->scratch, *pending = skipgram ? NULL : w->scratch + (size_t)m->cfg.max_sentence_length * dim;
+    int ready = 0, applied = 0;
+    for (int i = 0; i < len; i++) {
+        int32_t word = sen[i];
+        int radius = m->cfg.shrink_windows ? window - (int)wv_rng_below(rng, (uint32_t)window) : window;
+        int lo = i - radius < 0 ? 0 : i - radius;
+        int hi = i + radius >= len ? len - 1 : i + radius;
+        subword_begin_word(w, rng, i, len);
+        if (skipgram) {
+            /* the next centre word's rows, read while this window trains */
+            if (i + 1 < len) prefetch_rows(m->input, rows_of(m, sen[i + 1]), dim);
+            if (lo == hi) continue;
+            row_list r = rows_of(m, word);
+            wv_zero(h, dim);
+            add_rows(m->input, r, h, dim);
+            wv_scale(1.0f / (float)r.n, h, dim);
+            wv_zero(grad, dim);
+            *loss += subword_sg_window(w, rng, h, lo, hi, i, grad, alpha, examples);
+            update_rows(m->input, r, grad, dim);
+        } else {
+            /* the rows of the word that enters the window next */
+            if (i + 1 + window < len) prefetch_rows(m->input, rows_of(m, sen[i + 1 + window]), dim);
+            /* positions entering a window get their sums; those no window
+             * will see again get their gradients */
+            for (; ready < len && ready <= i + window; ready++) {
+                wv_zero(sums + (size_t)ready * dim, dim);
+                wv_zero(pending + (size_t)ready * dim, dim);
+                add_rows(m->input, rows_of(m, sen[ready]), sums + (size_t)ready * dim, dim);
+            }
+            for (; applied < i - window; applied++)
+                update_rows(m->input, rows_of(m, sen[applied]), pending + (size_t)applied * dim, dim);
+            if (lo == hi) continue;
+            int n = 0;
+            wv_zero(h, dim);
+            for (int c = lo; c <= hi; c++) {
+                if (c == i) continue;
+                wv_axpy(1.0f, sums + (size_t)c * dim, h, dim);
+                n += rows_of(m, sen[c]).n;
+            }
+            wv_scale(1.0f / (float)n, h, dim);
+            wv_zero(grad, dim);
+            *loss += subword_cbow(w, h, word, grad, alpha);
+            (*examples)++;
+            for (int c = lo; c <= hi; c++) {
+                if (c == i) continue;
+                wv_axpy(1.0f, grad, pending + (size_t)c * dim, dim);
+                wv_axpy((float)rows_of(m, sen[c]).n, grad, sums + (size_t)c * dim, dim); /* its rows, once applied */
+            }
+        }
+    }
+    for (; !skipgram && applied < ready; applied++)
+        update_rows(m->input, rows_of(m, sen[applied]), pending + (size_t)applied * dim, dim);
+}
