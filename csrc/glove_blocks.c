@@ -273,9 +273,11 @@ void wv_glove_stream_free(wv_glove_stream *s) {
     memset(s, 0, sizeof *s);
 }
 
-wv_status wv_glove_stream_set_grid(wv_glove_stream *s, int bands, int32_t vocab_size) {
-    if (s->bands || bands < 1 || bands > WV_GLOVE_MAX_BANDS || vocab_size < 1) return WV_ERR_INVALID;
-    const size_t cells = (size_t)bands * (size_t)bands + 1;
+wv_status wv_glove_stream_set_grid(wv_glove_stream *s, int bands, int rounds, int32_t vocab_size) {
+    if (s->bands || bands < 1 || bands > WV_GLOVE_MAX_BANDS || rounds < 1 || rounds > WV_GLOVE_MAX_ROUNDS ||
+        vocab_size < 1)
+        return WV_ERR_INVALID;
+    const size_t cells = (size_t)rounds * (size_t)bands * (size_t)bands + 1;
     int64_t *before = calloc((size_t)vocab_size + 1, sizeof *before);
     s->band_of = malloc((size_t)vocab_size * sizeof *s->band_of);
     s->cells[0] = calloc(cells, sizeof *s->cells[0]);
@@ -291,7 +293,7 @@ wv_status wv_glove_stream_set_grid(wv_glove_stream *s, int bands, int32_t vocab_
     if (rc == WV_OK) {
         for (int32_t i = 0; i < vocab_size; i++) before[i + 1] += before[i];
         wv_glove_assign_bands(before, vocab_size, bands, s->band_of);
-        wv_glove_grid grid = {bands, s->cells[0]};
+        wv_glove_grid grid = {bands, rounds, s->cells[0]};
         rc = wv_glove_scheduler_init(&s->scheduler[0], grid);
         if (rc == WV_OK) {
             grid.start = s->cells[1];
@@ -309,6 +311,7 @@ wv_status wv_glove_stream_set_grid(wv_glove_stream *s, int bands, int32_t vocab_
         return rc;
     }
     s->bands = bands;
+    s->rounds = rounds;
     return WV_OK;
 }
 
@@ -367,7 +370,7 @@ void wv_glove_stream_read(wv_glove_stream *s) {
         wv_rng rng; /* a stream of its own per (seed, epoch, block) */
         wv_rng_seed(&rng, s->blocks->seed, s->epoch_key, (uint64_t)block);
         if (rc == WV_OK && s->bands) {
-            rc = wv_glove_grid_sort(buf, n, s->bands, s->band_of, s->cells[k % 2], &rng);
+            rc = wv_glove_grid_sort(buf, n, s->bands, s->rounds, s->band_of, s->cells[k % 2], &rng);
             uint64_t key = s->epoch_key * WV_GLOVE_MAX_BLOCKS + (uint64_t)block;
             if (rc == WV_OK) wv_glove_scheduler_begin(&s->scheduler[k % 2], s->blocks->seed, key, s->stop);
         } else if (rc == WV_OK) {

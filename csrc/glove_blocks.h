@@ -102,6 +102,7 @@ struct wv_glove_stream {
      * of the bands (band_of: each id's band) and the training threads take
      * the cells of a block from that buffer's scheduler (glove_grid.h). */
     int bands;
+    int rounds;               /* of each block */
     int32_t *band_of;
     int64_t *cells[2];
     wv_glove_scheduler scheduler[2];
@@ -110,12 +111,12 @@ struct wv_glove_stream {
 /* Buffers for the largest block. WV_ERR_NOMEM. */
 wv_status wv_glove_stream_init(wv_glove_stream *s, wv_glove_blocks *b);
 void wv_glove_stream_free(wv_glove_stream *s);
-/* Trains each block on a grid of `bands` bands, cut by the records per id
+/* Trains each block on `rounds` rounds of a grid of `bands` bands, cut by the records per id
  * in block 0 (a uniformly random sample of them all: the bands are the
  * same whatever the epoch or a resume). WV_ERR_NOMEM, WV_ERR_IO (reading
  * block 0), WV_ERR_INVALID (bands outside [1, WV_GLOVE_MAX_BANDS] or an id
  * >= vocab_size). */
-wv_status wv_glove_stream_set_grid(wv_glove_stream *s, int bands, int32_t vocab_size);
+wv_status wv_glove_stream_set_grid(wv_glove_stream *s, int bands, int rounds, int32_t vocab_size);
 /* The scheduler of block k's cells once wv_glove_stream_get has returned
  * it (with a grid), else NULL. */
 wv_glove_scheduler *wv_glove_stream_cells(wv_glove_stream *s, int k);

@@ -27,28 +27,31 @@ static void cells_from_counts(int64_t *count, int cells, int64_t *start) {
     }
 }
 
-static inline int64_t cell_of(const wv_glove_record *r, int bands, const int32_t *band_of) {
-    return (int64_t)band_of[r->row] * bands + band_of[r->col];
+static inline int64_t cell_of(const wv_glove_record *r, int bands, int rounds, uint64_t salt,
+                              const int32_t *band_of) {
+    int64_t round = rounds > 1 ? wv_glove_round_of(r->row, r->col, salt, rounds) : 0;
+    return (round * bands + band_of[r->row]) * bands + band_of[r->col];
 }
 
-wv_status wv_glove_grid_sort(wv_glove_record *records, int64_t n, int bands, const int32_t *band_of,
+wv_status wv_glove_grid_sort(wv_glove_record *records, int64_t n, int bands, int rounds, const int32_t *band_of,
                              int64_t *start, wv_rng *rng) {
-    const int cells = bands * bands;
+    const int cells = rounds * bands * bands;
+    const uint64_t salt = wv_rng_next(rng);
     int64_t *next = calloc((size_t)cells, sizeof *next);
     if (!next) return WV_ERR_NOMEM;
-    for (int64_t k = 0; k < n; k++) next[cell_of(&records[k], bands, band_of)]++;
+    for (int64_t k = 0; k < n; k++) next[cell_of(&records[k], bands, rounds, salt, band_of)]++;
     cells_from_counts(next, cells, start);
     /* in place: each record is swapped into the next free slot of its cell
      * until the slot being filled receives one of its own (American flag) */
     for (int c = 0; c < cells; c++) {
         while (next[c] < start[c + 1]) {
             wv_glove_record r = records[next[c]];
-            int64_t home = cell_of(&r, bands, band_of);
+            int64_t home = cell_of(&r, bands, rounds, salt, band_of);
             while (home != c) {
                 wv_glove_record t = records[next[home]];
                 records[next[home]++] = r;
                 r = t;
-                home = cell_of(&r, bands, band_of);
+                home = cell_of(&r, bands, rounds, salt, band_of);
             }
             records[next[c]++] = r;
         }
@@ -60,31 +63,33 @@ wv_status wv_glove_grid_sort(wv_glove_record *records, int64_t n, int bands, con
 
 wv_status wv_glove_make_grid_records(const int64_t *indptr, const int32_t *indices, const float *data,
                                      int32_t n_rows, double x_max, double alpha, uint64_t seed, int bands,
-                                     int32_t *band_of, int64_t *start, wv_glove_record *out) {
-    if (bands < 1 || bands > WV_GLOVE_MAX_BANDS) return WV_ERR_INVALID;
-    const int cells = bands * bands;
+                                     int rounds, int32_t *band_of, int64_t *start, wv_glove_record *out) {
+    if (bands < 1 || bands > WV_GLOVE_MAX_BANDS || rounds < 1 || rounds > WV_GLOVE_MAX_ROUNDS) return WV_ERR_INVALID;
+    const int cells = rounds * bands * bands;
+    wv_rng rng;
+    wv_rng_seed(&rng, seed, 0x61C8864680B583EBULL, 1);
+    const uint64_t salt = wv_rng_next(&rng);
     wv_glove_assign_bands(indptr, n_rows, bands, band_of);
     int64_t *cursor = calloc((size_t)cells, sizeof *cursor);
     if (!cursor) return WV_ERR_NOMEM;
-    for (int32_t i = 0; i < n_rows; i++) {
-        const int64_t rb = (int64_t)band_of[i] * bands;
-        for (int64_t e = indptr[i]; e < indptr[i + 1]; e++) cursor[rb + band_of[indices[e]]]++;
-    }
+    for (int32_t i = 0; i < n_rows; i++)
+        for (int64_t e = indptr[i]; e < indptr[i + 1]; e++) {
+            wv_glove_record r = {.row = i, .col = indices[e]};
+            cursor[cell_of(&r, bands, rounds, salt, band_of)]++;
+        }
     cells_from_counts(cursor, cells, start);
-    for (int32_t i = 0; i < n_rows; i++) {
-        const int64_t rb = (int64_t)band_of[i] * bands;
+    for (int32_t i = 0; i < n_rows; i++)
         for (int64_t e = indptr[i]; e < indptr[i + 1]; e++) {
             double x = data[e];
             if (!(x > 0.0) || !isfinite(x)) {
                 free(cursor);
                 return WV_ERR_INVALID;
             }
-            wv_glove_record_of(&out[cursor[rb + band_of[indices[e]]]++], i, indices[e], data[e], x_max, alpha);
+            wv_glove_record r = {.row = i, .col = indices[e]};
+            wv_glove_record_of(&out[cursor[cell_of(&r, bands, rounds, salt, band_of)]++], i, indices[e], data[e],
+                               x_max, alpha);
         }
-    }
     free(cursor);
-    wv_rng rng;
-    wv_rng_seed(&rng, seed, 0x61C8864680B583EBULL, 1);
     shuffle_cells(out, cells, start, &rng);
     return WV_OK;
 }
@@ -94,7 +99,7 @@ wv_status wv_glove_scheduler_init(wv_glove_scheduler *s, wv_glove_grid grid) {
     s->grid = grid;
     s->row_busy = calloc((size_t)B, 1);
     s->col_busy = calloc((size_t)B, 1);
-    s->left = calloc((size_t)B * (size_t)B, 1);
+    s->left = calloc((size_t)wv_glove_cells(grid), 1);
     s->cells_left = 0;
     s->stop = NULL;
     if (!s->row_busy || !s->col_busy || !s->left) {
@@ -118,9 +123,9 @@ void wv_glove_scheduler_free(wv_glove_scheduler *s) {
 }
 
 void wv_glove_scheduler_begin(wv_glove_scheduler *s, uint64_t seed, uint64_t epoch_key, _Atomic int *stop) {
-    const int B = s->grid.bands;
+    const int B = s->grid.bands, cells = wv_glove_cells(s->grid);
     s->cells_left = 0;
-    for (int c = 0; c < B * B; c++) {
+    for (int c = 0; c < cells; c++) {
         s->left[c] = s->grid.start[c + 1] > s->grid.start[c];
         s->cells_left += s->left[c];
     }
@@ -135,14 +140,15 @@ static int pick(wv_glove_scheduler *s) {
     const int B = s->grid.bands;
     int chosen = -1;
     uint32_t seen = 0;
-    for (int r = 0; r < B; r++) {
-        if (s->row_busy[r]) continue;
-        for (int c = 0; c < B; c++) {
-            int cell = r * B + c;
-            if (!s->left[cell] || s->col_busy[c]) continue;
-            if (wv_rng_below(&s->rng, ++seen) == 0) chosen = cell;
+    for (int k = 0; k < s->grid.rounds; k++)
+        for (int r = 0; r < B; r++) {
+            if (s->row_busy[r]) continue;
+            for (int c = 0; c < B; c++) {
+                int cell = (k * B + r) * B + c;
+                if (!s->left[cell] || s->col_busy[c]) continue;
+                if (wv_rng_below(&s->rng, ++seen) == 0) chosen = cell;
+            }
         }
-    }
     return chosen;
 }
 
@@ -160,7 +166,7 @@ int wv_glove_scheduler_take(wv_glove_scheduler *s) {
     if (cell >= 0) {
         s->left[cell] = 0;
         s->cells_left--;
-        s->row_busy[cell / B] = s->col_busy[cell % B] = 1;
+        s->row_busy[cell / B % B] = s->col_busy[cell % B] = 1;
     }
     pthread_mutex_unlock(&s->lock);
     return cell;
@@ -169,7 +175,7 @@ int wv_glove_scheduler_take(wv_glove_scheduler *s) {
 void wv_glove_scheduler_give(wv_glove_scheduler *s, int cell) {
     const int B = s->grid.bands;
     pthread_mutex_lock(&s->lock);
-    s->row_busy[cell / B] = s->col_busy[cell % B] = 0;
+    s->row_busy[cell / B % B] = s->col_busy[cell % B] = 0;
     pthread_cond_broadcast(&s->freed);
     pthread_mutex_unlock(&s->lock);
 }

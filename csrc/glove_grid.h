@@ -20,31 +20,51 @@
 
 #define WV_GLOVE_MAX_BANDS 256
 
-/* The cells: records [start[c], start[c + 1]) form cell c = row_band * B +
- * col_band. */
+#define WV_GLOVE_MAX_ROUNDS 1024
+
+/* The cells: records [start[c], start[c + 1]) form cell c = (round * B +
+ * row_band) * B + col_band. A record's round is drawn at random (a hash of
+ * its ids): each round is a random share of the records on its own grid, so
+ * that a word's records arrive in rounds x B bursts an epoch, not B. */
 typedef struct {
     int bands;
-    const int64_t *start; /* B * B + 1 offsets into the records */
+    int rounds;
+    const int64_t *start; /* rounds * B * B + 1 offsets into the records */
 } wv_glove_grid;
+
+static inline int wv_glove_cells(wv_glove_grid g) { return g.rounds * g.bands * g.bands; }
+
+/* The round of the record (row, col) among `rounds`, drawn from salt. */
+static inline int wv_glove_round_of(int32_t row, int32_t col, uint64_t salt, int rounds) {
+    uint64_t h = ((uint64_t)(uint32_t)row << 32 | (uint32_t)col) ^ salt;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return (int)((h >> 32) * (uint64_t)rounds >> 32);
+}
 
 /* Cuts ids 0..n_rows-1 into `bands` ranges of about equal records: `before`
  * (n_rows + 1) holds each id's running count of records (a CSR indptr). */
 void wv_glove_assign_bands(const int64_t *before, int32_t n_rows, int bands, int32_t *band_of);
 
-/* Sorts n records in place into the cells of `bands` bands (band_of: each
- * id's band), shuffling each cell with rng; start (bands * bands + 1)
- * receives the cells' offsets. WV_ERR_NOMEM. */
-wv_status wv_glove_grid_sort(wv_glove_record *records, int64_t n, int bands, const int32_t *band_of,
+/* Sorts n records in place into the cells of `rounds` rounds of `bands`
+ * bands (band_of: each id's band; the rounds drawn with rng), shuffling
+ * each cell with rng; start (rounds * bands * bands + 1) receives the
+ * cells' offsets. WV_ERR_NOMEM. */
+wv_status wv_glove_grid_sort(wv_glove_record *records, int64_t n, int bands, int rounds, const int32_t *band_of,
                              int64_t *start, wv_rng *rng);
 
 /* Records of a CSR matrix (as wv_glove_make_records makes them: the same
- * values) sorted into the cells of `bands` bands and shuffled within each
- * cell with the seed. band_of (n_rows) receives each id's band; start (bands *
- * bands + 1) the cells' offsets. WV_ERR_INVALID: a value <= 0 or not finite,
- * or bands outside [1, WV_GLOVE_MAX_BANDS]; WV_ERR_NOMEM. */
+ * values) sorted into the cells of `rounds` rounds of `bands` bands and
+ * shuffled within each cell with the seed. band_of (n_rows) receives each
+ * id's band; start (rounds * bands * bands + 1) the cells' offsets.
+ * WV_ERR_INVALID: a value <= 0 or not finite, or bands or rounds out of
+ * range; WV_ERR_NOMEM. */
 wv_status wv_glove_make_grid_records(const int64_t *indptr, const int32_t *indices, const float *data,
                                      int32_t n_rows, double x_max, double alpha, uint64_t seed, int bands,
-                                     int32_t *band_of, int64_t *start, wv_glove_record *out);
+                                     int rounds, int32_t *band_of, int64_t *start, wv_glove_record *out);
 
 /* Hands out the cells of one epoch to threads so that no two hold a band
  * of the same side at once. */
@@ -52,7 +72,7 @@ typedef struct wv_glove_scheduler wv_glove_scheduler; /* glove.h names it too */
 struct wv_glove_scheduler {
     wv_glove_grid grid;
     uint8_t *row_busy, *col_busy; /* B each */
-    uint8_t *left;                /* B * B: not yet trained this epoch */
+    uint8_t *left;                /* each cell: not yet trained this epoch */
     int cells_left;               /* non-empty cells not yet handed out */
     wv_rng rng;
     _Atomic int *stop;

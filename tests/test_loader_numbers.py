@@ -202,14 +202,15 @@ def _glove_with_number(data: bytes, keys: tuple, raw: str, path) -> None:
 @pytest.mark.parametrize("keys,ints", [
     (("config", "dim"), True), (("config", "window"), True), (("config", "epochs"), True),
     (("config", "min_count"), True), (("config", "threads"), True), (("config", "seed"), True),
-    (("config", "memory_limit"), True), (("config", "grid"), True), (("config", "max_vocab_size"), True),
+    (("config", "memory_limit"), True), (("config", "grid"), True), (("config", "grid_rounds"), True),
+    (("config", "max_vocab_size"), True),
     (("config", "x_max"), False), (("config", "eta"), False), (("config", "alpha"), False),
     (("epochs_trained",), True), (("history", 0, "epoch"), True), (("history", 0, "records"), True),
     (("history", 0, "cost"), False), (("history", 0, "seconds"), False),
 ])
 def test_glove_checkpoint_numbers(tmp_path, files, keys, ints):
     path = tmp_path / "bad.npz"
-    nullable = keys[-1] in ("memory_limit", "max_vocab_size")
+    nullable = keys[-1] in ("memory_limit", "max_vocab_size", "grid", "grid_rounds")
     for raw in _bad_values(BAD_INTS if ints else BAD_FLOATS, nullable):
         if not ints and raw == str(2**70):
             continue  # finite, and x_max, eta and alpha have no upper bound

@@ -85,14 +85,16 @@ cdef extern from "glove.h":
 
 cdef extern from "glove_grid.h":
     int WV_GLOVE_MAX_BANDS
+    int WV_GLOVE_MAX_ROUNDS
     ctypedef struct wv_glove_grid:
         int bands
+        int rounds
         const int64_t *start
     ctypedef struct wv_glove_scheduler:
         pass
     wv_status wv_glove_make_grid_records(const int64_t *indptr, const int32_t *indices, const float *data,
                                          int32_t n_rows, double x_max, double alpha, uint64_t seed, int bands,
-                                         int32_t *band_of, int64_t *start, wv_glove_record *out) nogil
+                                         int rounds, int32_t *band_of, int64_t *start, wv_glove_record *out) nogil
     wv_status wv_glove_scheduler_init(wv_glove_scheduler *s, wv_glove_grid grid) nogil
     void wv_glove_scheduler_free(wv_glove_scheduler *s) nogil
 
@@ -103,6 +105,7 @@ cdef extern from "glove_blocks.h":
         int n_blocks
     ctypedef struct wv_glove_stream:
         int bands
+        int rounds
     ctypedef struct wv_glove_block_sink:
         int streaming
         int64_t most_records
@@ -117,7 +120,7 @@ cdef extern from "glove_blocks.h":
     void wv_glove_block_sink_free(wv_glove_block_sink *s) nogil
     wv_status wv_glove_stream_init(wv_glove_stream *s, wv_glove_blocks *b) nogil
     void wv_glove_stream_free(wv_glove_stream *s) nogil
-    wv_status wv_glove_stream_set_grid(wv_glove_stream *s, int bands, int32_t vocab_size) nogil
+    wv_status wv_glove_stream_set_grid(wv_glove_stream *s, int bands, int rounds, int32_t vocab_size) nogil
 
 
 cdef extern from *:
@@ -426,20 +429,23 @@ def make_records(int64_t[::1] indptr not None, int32_t[::1] indices not None, fl
 
 
 MAX_BANDS = WV_GLOVE_MAX_BANDS
+MAX_ROUNDS = WV_GLOVE_MAX_ROUNDS
 
 
 def make_grid_records(int64_t[::1] indptr not None, int32_t[::1] indices not None, float[::1] data not None,
-                      double x_max, double alpha, uint64_t seed, int bands):
-    """The records of make_records sorted into the cells of a grid of
-    `bands` x `bands` (glove_grid.h), each cell shuffled: (records, cells),
-    cells the B * B + 1 offsets of the cells in records."""
+                      double x_max, double alpha, uint64_t seed, int bands, int rounds=1):
+    """The records of make_records sorted into the cells of `rounds` grids
+    of `bands` x `bands` (glove_grid.h), each cell shuffled: (records,
+    cells), cells the rounds * B * B + 1 offsets of the cells in records."""
     _check_csr(indptr, indices, data)
     if not 1 <= bands <= WV_GLOVE_MAX_BANDS:
         raise ValueError(f"bands must be in [1, {WV_GLOVE_MAX_BANDS}], got {bands}")
+    if not 1 <= rounds <= WV_GLOVE_MAX_ROUNDS:
+        raise ValueError(f"rounds must be in [1, {WV_GLOVE_MAX_ROUNDS}], got {rounds}")
     cdef int32_t n_rows = indptr.shape[0] - 1
     cdef int64_t nnz = indices.shape[0]
     records = np.empty(max(nnz, 1), dtype=RECORD_DTYPE)[:nnz]
-    cells = np.zeros(bands * bands + 1, dtype=np.int64)
+    cells = np.zeros(rounds * bands * bands + 1, dtype=np.int64)
     if nnz == 0:
         return records, cells
     band_of = np.empty(n_rows, dtype=np.int32)
@@ -450,7 +456,7 @@ def make_grid_records(int64_t[::1] indptr not None, int32_t[::1] indices not Non
     cdef wv_status rc
     with nogil:
         rc = wv_glove_make_grid_records(&indptr[0], &indices[0], &data[0], n_rows, x_max, alpha, seed, bands,
-                                        &bo[0], &st[0], out)
+                                        rounds, &bo[0], &st[0], out)
     raise_for(rc, "co-occurrence values must be finite and > 0")
     return records, cells
 
@@ -510,13 +516,13 @@ cdef class RecordBlocks:
         err = wv_blocks_errno(&self.b) or 5
         raise OSError(err, f"{os.strerror(err)}: {what} the GloVe training blocks in {self.tmp_dir!r}")
 
-    cdef wv_glove_stream *open_stream(self, int bands, int32_t vocab_size) except NULL:
-        """The blocks' stream; bands > 0: each block trained on a grid of that
-        many bands (fixed for the stream's life)."""
+    cdef wv_glove_stream *open_stream(self, int bands, int rounds, int32_t vocab_size) except NULL:
+        """The blocks' stream; bands > 0: each block trained on `rounds`
+        grids of that many bands (fixed for the stream's life)."""
         cdef wv_status rc
         if not self.b.n_blocks:
             raise ValueError("the record blocks are closed")
-        if self.have_stream and self.stream.bands != bands:
+        if self.have_stream and (self.stream.bands != bands or (bands and self.stream.rounds != rounds)):
             raise ValueError(f"these record blocks train on a grid of {self.stream.bands} bands, not {bands}: "
                              "count the corpus again to change it")
         if not self.have_stream:
@@ -524,7 +530,7 @@ cdef class RecordBlocks:
             raise_for(rc, f"two blocks of {self.largest:,} training records")
             if bands:
                 with nogil:
-                    rc = wv_glove_stream_set_grid(&self.stream, bands, vocab_size)
+                    rc = wv_glove_stream_set_grid(&self.stream, bands, rounds, vocab_size)
                 if rc:
                     wv_glove_stream_free(&self.stream)
                     if rc == WV_ERR_IO:
@@ -617,7 +623,7 @@ cdef class GloVeCore:
         self._keep = (word, context, word_bias, context_bias, word_gradsq, context_gradsq,
                       word_bias_gradsq, context_bias_gradsq)
 
-    def set_records(self, records, cells=None, uint64_t seed=0):
+    def set_records(self, records, cells=None, uint64_t seed=0, int bands=0):
         """Attaches training records (RECORD_DTYPE), checked once. cells:
         the offsets make_grid_records gave with them, to train them cell by
         cell (threads never share a band), the cells' order in each epoch
@@ -631,13 +637,16 @@ cdef class GloVeCore:
         if records["row"].min() < 0 or records["row"].max() >= self.m.vocab_size \
                 or records["col"].min() < 0 or records["col"].max() >= self.m.vocab_size:
             raise ValueError("records hold ids outside the vocabulary")
-        cdef int bands = 0
+        cdef int rounds = 1
         if cells is not None:
             cells = np.ascontiguousarray(cells, dtype=np.int64)
-            bands = int(round((len(cells) - 1) ** 0.5))
-            if (not 1 <= bands <= WV_GLOVE_MAX_BANDS or len(cells) != bands * bands + 1 or cells[0] != 0
+            if bands == 0:  # one round
+                bands = int(round((len(cells) - 1) ** 0.5))
+            rounds = (len(cells) - 1) // max(bands * bands, 1)
+            if (not 1 <= bands <= WV_GLOVE_MAX_BANDS or not 1 <= rounds <= WV_GLOVE_MAX_ROUNDS
+                    or len(cells) != rounds * bands * bands + 1 or cells[0] != 0
                     or cells[len(cells) - 1] != len(records) or np.any(np.diff(cells) < 0)):
-                raise ValueError("cells must be the B * B + 1 non-decreasing offsets of the records' cells")
+                raise ValueError("cells must be the rounds * B * B + 1 non-decreasing offsets of the records' cells")
         cdef unsigned char[::1] raw = records.view(np.uint8)
         self._drop_cells()
         self.m.records = <const wv_glove_record *>&raw[0]
@@ -649,12 +658,13 @@ cdef class GloVeCore:
         if cells is not None:
             st = cells
             grid.bands = bands
+            grid.rounds = rounds
             grid.start = &st[0]
             raise_for(wv_glove_scheduler_init(&self.scheduler, grid), "the grid's scheduler")
             self.cells, self.cells_seed = cells, seed
             self.m.scheduler = &self.scheduler
 
-    def set_blocks(self, RecordBlocks blocks not None, int bands=0):
+    def set_blocks(self, RecordBlocks blocks not None, int bands=0, int rounds=1):
         """Attaches record blocks (made by the counter, so their ids are
         the vocabulary's): each epoch streams them (wv_glove_stream), each
         block trained on a grid of `bands` bands (0: in T ranges)."""
@@ -663,7 +673,7 @@ cdef class GloVeCore:
         if len(blocks) == 0:
             raise ValueError("no co-occurrence records to train on")
         self._drop_cells()
-        self.m.stream = blocks.open_stream(bands, self.m.vocab_size)
+        self.m.stream = blocks.open_stream(bands, rounds, self.m.vocab_size)
         self.m.records = NULL
         self.m.n_records = len(blocks)
         self._keep = self._keep[:8] + (blocks,)

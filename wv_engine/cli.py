@@ -66,7 +66,7 @@ def run_glove(args) -> int:
                     eta=args.eta, min_count=args.min_count, threads=args.threads, seed=args.seed,
                     memory_limit=args.memory_limit, tmp_dir=args.tmp_dir,
                     max_vocab_size=args.max_vocab_size, output=args.output_vectors, exact_sqrt=args.exact_sqrt,
-                    grid=args.grid)
+                    grid=args.grid, grid_rounds=args.grid_rounds)
     settings = {k: v for k, v in settings.items() if v is not None}
     _check_outputs(args, "output", "checkpoint", "stats_json", "save_cooccurrence")
     with _cluster(args) as client:
@@ -120,7 +120,7 @@ def run_glove(args) -> int:
             # count: vocabulary and co-occurrences; records: the shuffled training records (out of core:
             # the last merge writing the blocks); train; save: the vectors and the checkpoint
             "stage_seconds": stage_seconds, "out_of_core": stats.out_of_core, "blocks": stats.blocks,
-            "grid_bands": stats.grid_bands, **watched,  # epoch_stats, epoch_scores (--eval-every)
+            "grid_bands": stats.grid_bands, "grid_rounds": stats.grid_rounds, **watched,  # epoch_stats, epoch_scores (--eval-every)
             # memory_needed for this run (records aside: checked as they are made); compare peak_rss_bytes
             "memory_estimate_bytes": model.memory_needed(len(vocab), None, MATRIX_FORMATS[args.format])["total"],
         }))

@@ -26,6 +26,10 @@ from .settings import check as _check
 from .settings import resolve_threads, threads_for
 
 OUTPUTS = ("sum", "word", "concat")
+# A grid's rounds are chosen so that each word's records arrive in about this
+# many bursts an epoch (rounds x bands): in a few long ones (one round) a
+# small vocabulary's cost stalls above glove.c's order's (docs/performance.md).
+GRID_BURSTS = 256
 @dataclass
 class GloVeEpoch:
     """One epoch: its mean cost per record (glove.c's figure), float64."""
@@ -48,6 +52,7 @@ class GloVeStats:
     out_of_core: bool = False  # the records were streamed from blocks on disk
     blocks: int = 0
     grid_bands: int = 0  # trained on a grid of this many bands per side (0: none)
+    grid_rounds: int = 0  # in this many rounds an epoch (out of core: over all its blocks)
     epochs: list[GloVeEpoch] = field(default_factory=list)
     epoch_scores: list[dict] = field(default_factory=list)  # an EpochScores callback's (epoch_scores.py)
 
@@ -119,15 +124,17 @@ class GloVe:
                  epochs: int = 25, eta: float = 0.05, min_count: int = 5, threads: int | None = None,
                  seed: int = 1, memory_limit: int | str | None = None, tmp_dir: str | None = None,
                  max_vocab_size: int | None = None, output: str = "sum", distance_weighting: bool = True,
-                 exact_sqrt: bool = False, grid: int = 0):
+                 exact_sqrt: bool = False, grid: int | None = None, grid_rounds: int | None = None):
         for name, v in [("dim", dim), ("window", window), ("epochs", epochs), ("min_count", min_count)]:
             _check(name, v, isinstance(v, (int, np.integer)) and v >= 1, "an integer >= 1")
         _check("x_max", x_max, x_max > 0 and np.isfinite(x_max), "> 0")
         _check("alpha", alpha, alpha > 0 and np.isfinite(alpha), "> 0")
         _check("eta", eta, eta > 0 and np.isfinite(eta), "> 0")
         _check("output", output, output in OUTPUTS, f"one of {OUTPUTS}")
-        _check("grid", grid, isinstance(grid, (int, np.integer)) and 0 <= grid <= _glove.MAX_BANDS,
-               f"an integer in [0, {_glove.MAX_BANDS}]")
+        _check("grid", grid, grid is None or (isinstance(grid, (int, np.integer)) and 0 <= grid <= _glove.MAX_BANDS),
+               f"None (the rule) or an integer in [0, {_glove.MAX_BANDS}]")
+        _check("grid_rounds", grid_rounds, grid_rounds is None or (isinstance(grid_rounds, (int, np.integer))
+               and 1 <= grid_rounds <= _glove.MAX_ROUNDS), f"None or an integer in [1, {_glove.MAX_ROUNDS}]")
         threads = resolve_threads(threads)
         _check("seed", seed, isinstance(seed, (int, np.integer)) and 0 <= seed < 2**63, "an integer >= 0")
         self.dim, self.window, self.x_max, self.alpha = int(dim), int(window), float(x_max), float(alpha)
@@ -139,7 +146,10 @@ class GloVe:
         self._limit_given = memory_limit is not None
         self.output, self.distance_weighting = output, bool(distance_weighting)
         self.exact_sqrt = bool(exact_sqrt)  # glove.c's division; else a refined rsqrt (csrc/glove.h)
-        self.grid = int(grid)
+        self.grid = None if grid is None else int(grid)
+        self.grid_rounds = None if grid_rounds is None else int(grid_rounds)
+        self._bands = 0  # the bands of the records held (0: glove.c's order)
+        self._block_rounds, self._plan_for = 1, None  # out of core: each block's rounds, and whose
         self.vocab: Vocabulary | None = None
         self.cooccurrence: sp.csr_matrix | None = None
         self.params: dict[str, np.ndarray] | None = None
@@ -159,7 +169,7 @@ class GloVe:
         """The settings as a JSON-serialisable dict."""
         return {k: getattr(self, k) for k in (
             "dim", "window", "x_max", "alpha", "epochs", "eta", "min_count", "threads", "seed",
-            "memory_limit", "max_vocab_size", "output", "distance_weighting", "exact_sqrt", "grid")}
+            "memory_limit", "max_vocab_size", "output", "distance_weighting", "exact_sqrt", "grid", "grid_rounds")}
 
     def memory_needed(self, vocab_size: int, threads: int | None = None,
                       output_format: str | None = None) -> dict[str, int]:
@@ -323,7 +333,8 @@ class GloVe:
         if isinstance(self._records, _glove.RecordBlocks):
             self._core = None  # it holds the blocks' stream
             self._records.close()
-        self._records = self._cells = None
+        self._records = self._cells = self._plan_for = None
+        self._bands = 0
 
     def prepare_records(self, drop_cooccurrence: bool = False) -> None:
         """Makes the shuffled training records from self.cooccurrence; with
@@ -336,11 +347,18 @@ class GloVe:
         if drop_cooccurrence:
             self.cooccurrence = None
 
-    def _grid_bands(self, blocks: bool) -> int:
-        """The bands the records attached now train on."""
-        if blocks:
-            return self.grid
-        return 0 if self._cells is None else int(round((len(self._cells) - 1) ** 0.5))
+    def grid_plan(self, threads: int | None = None) -> tuple[int, int]:
+        """(bands, rounds) of the grid the records are trained on: `grid`
+        and `grid_rounds` when given, else the rule (docs/performance.md):
+        on two threads or more, 4 bands a thread; on one, glove.c's order
+        (0 bands). Rounds: enough that each word's records arrive in about
+        GRID_BURSTS bursts an epoch (rounds x bands)."""
+        threads = self.threads if threads is None else threads
+        bands = self.grid if self.grid is not None else min(4 * threads, _glove.MAX_BANDS) if threads > 1 else 0
+        if not bands:
+            return 0, 1
+        rounds = self.grid_rounds if self.grid_rounds is not None else -(-GRID_BURSTS // bands)
+        return bands, min(rounds, _glove.MAX_ROUNDS)
 
     def _make_records(self, matrix: sp.spmatrix) -> tuple[np.ndarray, np.ndarray | None]:
         """The training records of the matrix, shuffled; with a grid, sorted
@@ -352,8 +370,10 @@ class GloVe:
             raise ValueError(f"the matrix is {m.shape}, the vocabulary has {len(self.vocab)} words")
         m.sort_indices()
         csr = (m.indptr.astype(np.int64, copy=False), m.indices.astype(np.int32, copy=False), m.data)
-        if self.grid:
-            return _glove.make_grid_records(*csr, self.x_max, self.alpha, self.seed, self.grid)
+        bands, rounds = self.grid_plan()
+        self._bands = bands
+        if bands:
+            return _glove.make_grid_records(*csr, self.x_max, self.alpha, self.seed, bands, rounds)
         return _glove.make_records(*csr, self.x_max, self.alpha, self.seed), None
 
     def train(self, matrix: sp.spmatrix | None = None, *, epochs: int | None = None,
@@ -386,14 +406,19 @@ class GloVe:
         core = self._core
         blocks = isinstance(records, _glove.RecordBlocks)
         if blocks:
-            core.set_blocks(records, self.grid)
+            if self._plan_for is not records:  # blocks keep the grid of their first epoch (another is refused)
+                bands, rounds = self.grid_plan()
+                self._bands, self._block_rounds, self._plan_for = bands, -(-rounds // records.n_blocks), records
+            core.set_blocks(records, self._bands if self.grid is None else self.grid, self._block_rounds)
         else:
-            core.set_records(records, self._cells, self.seed)
+            core.set_records(records, self._cells, self.seed, self._bands)
         threads = threads_for(self.threads, len(records))
         check_fits(f"the buffers of {threads} training thread(s) at dim {self.dim}",  # a resume may add threads
                    _glove.worker_bytes(self.dim, threads, blocks), "lower threads or dim")
         stats = GloVeStats(vocab_size=len(self.vocab), nonzeros=len(records), out_of_core=blocks,
-                           blocks=records.n_blocks if blocks else 0, grid_bands=self._grid_bands(blocks))
+                           blocks=records.n_blocks if blocks else 0, grid_bands=self._bands,
+                           grid_rounds=(self._block_rounds * records.n_blocks if blocks else len(self._cells) // self._bands ** 2)
+                           if self._bands else 0)
         self.last_stats = stats
         bar = Progress(epochs * len(records), "glove", progress)
 

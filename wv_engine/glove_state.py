@@ -26,7 +26,7 @@ CHECKPOINT_VERSION = 1
 _CONFIG_INTS = {"dim": (1, C_INT_MAX), "window": (1, C_INT_MAX), "epochs": (1, C_INT_MAX),
                 "min_count": (1, INT64_MAX), "threads": (1, C_INT_MAX), "seed": (0, INT64_MAX),
                 "memory_limit": (1, formats.MAX_FILE_INT), "max_vocab_size": (1, INT64_MAX),
-                "grid": (0, _glove.MAX_BANDS)}
+                "grid": (0, _glove.MAX_BANDS), "grid_rounds": (1, _glove.MAX_ROUNDS)}
 _CONFIG_FLOATS = {"x_max": (0, math.inf), "alpha": (0, math.inf), "eta": (0, math.inf)}
 _HISTORY_INTS = {"epoch": (0, C_INT_MAX), "records": (0, INT64_MAX)}
 _HISTORY_FLOATS = {"cost": (0, math.inf), "seconds": (0, math.inf)}
@@ -73,7 +73,8 @@ def _checked_meta(path: str | os.PathLike, z: Any, settings: set[str]) -> dict:
     unknown = sorted(set(config) - settings)
     if unknown:
         raise ValueError(f"unknown settings {', '.join(map(repr, unknown))}")
-    formats.checked_fields(path, "config", config, _CONFIG_INTS, _CONFIG_FLOATS, ("memory_limit", "max_vocab_size"))
+    formats.checked_fields(path, "config", config, _CONFIG_INTS, _CONFIG_FLOATS,
+                           ("memory_limit", "max_vocab_size", "grid", "grid_rounds"))
     formats.checked_fields(path, "checkpoint", meta, {"epochs_trained": (0, C_INT_MAX)})
     formats.checked_entries(path, "history", meta["history"], _HISTORY_INTS, _HISTORY_FLOATS)
     return meta
