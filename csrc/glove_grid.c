@@ -99,10 +99,11 @@ wv_status wv_glove_scheduler_init(wv_glove_scheduler *s, wv_glove_grid grid) {
     s->grid = grid;
     s->row_busy = calloc((size_t)B, 1);
     s->col_busy = calloc((size_t)B, 1);
-    s->left = calloc((size_t)wv_glove_cells(grid), 1);
+    s->pool = calloc((size_t)wv_glove_cells(grid), sizeof *s->pool);
+    s->round_left = calloc((size_t)grid.rounds, sizeof *s->round_left);
     s->cells_left = 0;
     s->stop = NULL;
-    if (!s->row_busy || !s->col_busy || !s->left) {
+    if (!s->row_busy || !s->col_busy || !s->pool || !s->round_left) {
         wv_glove_scheduler_free(s);
         return WV_ERR_NOMEM;
     }
@@ -112,59 +113,77 @@ wv_status wv_glove_scheduler_init(wv_glove_scheduler *s, wv_glove_grid grid) {
 }
 
 void wv_glove_scheduler_free(wv_glove_scheduler *s) {
-    if (s->row_busy && s->col_busy && s->left) {
+    if (s->row_busy && s->col_busy && s->pool && s->round_left) {
         pthread_mutex_destroy(&s->lock);
         pthread_cond_destroy(&s->freed);
     }
     free(s->row_busy);
     free(s->col_busy);
-    free(s->left);
-    s->row_busy = s->col_busy = s->left = NULL;
+    free(s->pool);
+    free(s->round_left);
+    s->row_busy = s->col_busy = NULL;
+    s->pool = s->round_left = NULL;
 }
 
 void wv_glove_scheduler_begin(wv_glove_scheduler *s, uint64_t seed, uint64_t epoch_key, _Atomic int *stop) {
-    const int B = s->grid.bands, cells = wv_glove_cells(s->grid);
+    const int B = s->grid.bands, per_round = B * B;
     s->cells_left = 0;
-    for (int c = 0; c < cells; c++) {
-        s->left[c] = s->grid.start[c + 1] > s->grid.start[c];
-        s->cells_left += s->left[c];
+    for (int k = 0; k < s->grid.rounds; k++) {
+        int n = 0;
+        for (int c = k * per_round; c < (k + 1) * per_round; c++)
+            if (s->grid.start[c + 1] > s->grid.start[c]) s->pool[k * per_round + n++] = c;
+        s->round_left[k] = n;
+        s->cells_left += n;
     }
+    s->round = 0;
     for (int b = 0; b < B; b++) s->row_busy[b] = s->col_busy[b] = 0;
     wv_rng_seed(&s->rng, seed, 0x5851F42D4C957F2DULL, epoch_key);
     s->stop = stop;
 }
 
-/* A cell left whose bands are free, uniformly among them (reservoir
- * sampling over one scan); -1 if none. Called with the lock held. */
-static int pick(wv_glove_scheduler *s) {
+static inline int bands_free(const wv_glove_scheduler *s, int cell) {
     const int B = s->grid.bands;
-    int chosen = -1;
-    uint32_t seen = 0;
-    for (int k = 0; k < s->grid.rounds; k++)
-        for (int r = 0; r < B; r++) {
-            if (s->row_busy[r]) continue;
-            for (int c = 0; c < B; c++) {
-                int cell = (k * B + r) * B + c;
-                if (!s->left[cell] || s->col_busy[c]) continue;
-                if (wv_rng_below(&s->rng, ++seen) == 0) chosen = cell;
-            }
+    return !s->row_busy[cell / B % B] && !s->col_busy[cell % B];
+}
+
+/* The place in the pool of a cell whose bands are free, uniformly among
+ * those of the first round that has one: a few random draws (with bands of
+ * 4 a thread most cells are free), then one scan; -1 if none. Called with
+ * the lock held. */
+static int pick(wv_glove_scheduler *s) {
+    const int per_round = s->grid.bands * s->grid.bands;
+    while (s->round < s->grid.rounds && s->round_left[s->round] == 0) s->round++;
+    for (int k = s->round; k < s->grid.rounds; k++) {
+        const int base = k * per_round, n = s->round_left[k];
+        for (int tries = 0; n && tries < 8; tries++) {
+            int i = base + (int)wv_rng_below(&s->rng, (uint32_t)n);
+            if (bands_free(s, s->pool[i])) return i;
         }
-    return chosen;
+        int chosen = -1;
+        uint32_t seen = 0;
+        for (int i = base; i < base + n; i++)
+            if (bands_free(s, s->pool[i]) && wv_rng_below(&s->rng, ++seen) == 0) chosen = i;
+        if (chosen >= 0) return chosen;
+    }
+    return -1;
 }
 
 int wv_glove_scheduler_take(wv_glove_scheduler *s) {
-    const int B = s->grid.bands;
+    const int B = s->grid.bands, per_round = B * B;
     pthread_mutex_lock(&s->lock);
-    int cell = -1;
+    int at = -1;
     while (s->cells_left > 0 && !(s->stop && atomic_load_explicit(s->stop, memory_order_relaxed))) {
-        cell = pick(s);
-        if (cell >= 0) break;
+        at = pick(s);
+        if (at >= 0) break;
         /* no cell left is free, so another thread holds one of its bands and
          * gives it back before long; a thread that stops gives back too */
         pthread_cond_wait(&s->freed, &s->lock);
     }
-    if (cell >= 0) {
-        s->left[cell] = 0;
+    int cell = -1;
+    if (at >= 0) {
+        const int k = at / per_round, last = k * per_round + --s->round_left[k];
+        cell = s->pool[at];
+        s->pool[at] = s->pool[last];
         s->cells_left--;
         s->row_busy[cell / B % B] = s->col_busy[cell % B] = 1;
     }

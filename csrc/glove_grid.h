@@ -72,7 +72,9 @@ typedef struct wv_glove_scheduler wv_glove_scheduler; /* glove.h names it too */
 struct wv_glove_scheduler {
     wv_glove_grid grid;
     uint8_t *row_busy, *col_busy; /* B each */
-    uint8_t *left;                /* each cell: not yet trained this epoch */
+    int *pool;                    /* round k's cells not yet handed out: pool[k * B * B ...], round_left[k] */
+    int *round_left;
+    int round;                    /* the first round with cells not handed out */
     int cells_left;               /* non-empty cells not yet handed out */
     wv_rng rng;
     _Atomic int *stop;
@@ -85,9 +87,11 @@ void wv_glove_scheduler_free(wv_glove_scheduler *s);
 /* Resets for an epoch: every non-empty cell left, the order drawn from
  * (seed, epoch_key); stop is the trainer's stop flag. */
 void wv_glove_scheduler_begin(wv_glove_scheduler *s, uint64_t seed, uint64_t epoch_key, _Atomic int *stop);
-/* A free cell, chosen at random among those whose bands are free (waits
- * while there is none): its index, or -1 when the epoch has none left or
- * the stop flag is up. */
+/* A free cell of the first round that has one, chosen at random among
+ * those whose bands are free (waits while there is none): the rounds are
+ * trained one after another, as out of core the blocks are, a thread
+ * starting on the next round's cells while the last cells of a round are
+ * held. Its index, or -1 when the epoch has none left or the stop flag is up. */
 int wv_glove_scheduler_take(wv_glove_scheduler *s);
 /* Gives the cell's bands back (also after a stop: it wakes the waiting). */
 void wv_glove_scheduler_give(wv_glove_scheduler *s, int cell);

@@ -107,18 +107,23 @@ class GloVe:
     order each epoch from (seed, epoch). With one thread an out-of-core run
     is reproducible too (resumed or not).
 
-    Many cores (grid=B): the ids are cut into B bands of about equal numbers
-    of records and the records sorted into the B x B cells of (word band,
-    context band), each cell shuffled; in an epoch each thread trains one
-    cell at a time, taken from those whose bands no other thread holds, in
-    an order drawn from (seed, epoch), as FPSG / LIBMF schedule matrix
-    factorisation. No two threads update one row at once, so a frequent
-    word's row stays in one core's cache. The update rule and the cost are
-    glove.c's. Out of core each block is sorted into the cells as it is
-    read (the bands cut by block 0's records). grid=0 (the default) keeps
-    glove.c's one shuffled order split into a range per thread; B of about
-    4 x threads is the measured choice (docs/performance.md, where also why
-    it is not the default yet)."""
+    Many cores (the grid; grid=None, the default, takes the rule of
+    grid_plan: 4 bands a thread on two threads or more, glove.c's order on
+    one): the ids are cut into B bands of about equal numbers of records,
+    the records split at random into R rounds (a hash of their ids) and
+    each round sorted into its B x B cells of (word band, context band),
+    each cell shuffled. In an epoch the rounds are trained in turn; each
+    thread trains one cell at a time, taken from those whose bands no other
+    thread holds, in an order drawn from (seed, epoch), as FPSG / LIBMF
+    schedule matrix factorisation. No two threads update one row at once,
+    so a frequent word's row stays in one core's cache; the rounds (R x B
+    of about GRID_BURSTS) keep each word's records in short bursts spread
+    over the epoch, without which a small vocabulary's cost stalls. The
+    update rule and the cost are glove.c's. Out of core each block is
+    sorted into ceil(R / blocks) rounds as it is read (the bands cut by
+    block 0's records). grid=0 keeps glove.c's one shuffled order split
+    into a range per thread; grid_rounds=R sets the rounds
+    (docs/performance.md, "GloVe on a grid")."""
 
     def __init__(self, *, dim: int = 100, window: int = 10, x_max: float = 100.0, alpha: float = 0.75,
                  epochs: int = 25, eta: float = 0.05, min_count: int = 5, threads: int | None = None,
