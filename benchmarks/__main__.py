@@ -13,6 +13,7 @@ also scored on the pairs with a word absent from training."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import shlex
 import os
 import sys
@@ -70,6 +71,9 @@ def parse_args(argv=None) -> argparse.Namespace:
                         f"--quick: {QUICK['glove_epochs']})")
     p.add_argument("--dim", type=int, default=100)
     p.add_argument("--timeout", type=float, default=3600, help="seconds per run before it is killed")
+    p.add_argument("--vary-seed", action="store_true",
+                   help="word2vec and subword modes: repeat r (from 0) trains with seed 1 + r (wv-engine --seed, "
+                        "gensim seed, fastText -seed in the subword modes; word2vec.c has no seed); default: seed 1")
     p.add_argument("--no-quality", action="store_true", help="skip the (untimed) quality evaluation")
     p.add_argument("--keep-vectors", action="store_true",
                    help="keep every trained vectors file (default: deleted after evaluation)")
@@ -146,6 +150,7 @@ def main(argv=None) -> int:
         "created": time.strftime("%Y-%m-%d %H:%M:%S %z"),
         "argv": sys.argv,
         "config": {"repeats": a.repeats, "threads": a.threads, "modes": a.modes, "quick": a.quick,
+                   "vary_seed": a.vary_seed,
                    "tools": [t.name for t in tools], "timeout_s": a.timeout},
         "settings": {**settings.to_dict(), "alpha": {m: mode_settings(m)["alpha"] for m in a.modes if m != GLOVE},
                      "min_alpha": "alpha * 1e-4 (gensim, word2vec.c); wv-engine's default schedule"},
@@ -168,7 +173,8 @@ def main(argv=None) -> int:
         for mode in a.modes:
             for threads in a.threads:
                 for tool in [t for t in tools if mode in t.modes]:
-                    run_settings = glove_settings if mode == GLOVE else settings
+                    run_settings = glove_settings if mode == GLOVE else \
+                        dataclasses.replace(settings, seed=settings.seed + rep) if a.vary_seed else settings
                     run_corpus = sub_corpus if mode in SUBWORD_MODES else corpus
                     n += 1
                     tag = f"{tool.name}.{mode}.t{threads}.r{rep}".replace("/", "_").replace(" ", "_")
@@ -181,6 +187,7 @@ def main(argv=None) -> int:
                           end=" ", flush=True)
                     m = tool.execute(job, mode, threads, run_settings, run_corpus, prefix, a.timeout, env, REPO_ROOT)
                     rec = {"tool": tool.name, "mode": mode, "threads": threads, "repeat": rep,
+                           "seed": run_settings.seed,
                            **m.to_dict(), "vectors": job.vectors}
                     if m.ok and not os.path.exists(job.vectors):
                         rec["ok"], rec["error"] = False, f"exit 0 but no vectors file at {job.vectors}"

@@ -320,6 +320,8 @@ def plots(results: dict, out_dir: str) -> list[str]:
     tmax = max(r["threads"] for r in rows)
     metrics = [("analogy_pct", "analogy accuracy (%)"), ("ws353", "WordSim-353 Spearman"),
                ("simlex", "SimLex-999 Spearman")]
+    if any(r.get(ABSENT_KEY) for r in rows):
+        metrics.append((ABSENT_KEY, "pairs with a word absent from training, Spearman"))
     fig, axes = plt.subplots(1, len(metrics), figsize=(5.2 * len(metrics), 4.6), squeeze=False)
     width = 0.8 / max(1, len(tools))
     for ax, (key, label) in zip(axes[0], metrics):

@@ -306,7 +306,7 @@ class FastTextSubword(FastText):
                "-minn", str(NGRAMS["minn"]), "-maxn", str(NGRAMS["maxn"]), "-bucket", str(NGRAMS["bucket"]),
                "-dim", str(s.dim), "-ws", str(s.window), "-neg", str(s.negative), "-loss", "ns",
                "-t", repr(s.sample), "-minCount", str(s.min_count), "-epoch", str(s.epochs),
-               "-thread", str(threads), "-lr", repr(m["alpha"]), "-verbose", "0"]
+               "-thread", str(threads), "-lr", repr(m["alpha"]), "-seed", str(s.seed), "-verbose", "0"]
         return Job(cmd, prefix + ".bin")   # PREFIX.bin: the model with its n-gram rows (PREFIX.vec: words only)
 
     def own_vectors(self, job, words):

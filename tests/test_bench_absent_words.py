@@ -163,7 +163,7 @@ def test_the_subword_modes_commands(tmp_path):
         assert " ".join(ours.cmd).count(f"--arch {arch} ") == 1 and "--bucket 2000000" in " ".join(ours.cmd)
         ft = tools["FastTextSubword"].job(mode, 2, s, corpus, "P")
         assert ft.cmd[:2] == ["/bin/fasttext", arch] and ft.vectors == "P.bin"
-        assert "-minn 3 -maxn 6 -bucket 2000000" in " ".join(ft.cmd) and "-epoch 5" in " ".join(ft.cmd)
+        assert "-minn 3 -maxn 6 -bucket 2000000" in " ".join(ft.cmd) and "-epoch 5" in " ".join(ft.cmd) and "-seed 1 " in " ".join(ft.cmd)
         g = tools["GensimFastText"].job(mode, 2, s, corpus, "P")
         assert "split.txt" in g.cmd and g.vectors == "P.bin"
         assert "--fasttext --ns-exponent 0.5 --minn 3 --maxn 6 --bucket 2000000" in " ".join(g.cmd)
