@@ -259,8 +259,7 @@ def score(vectors, paths: dict[str, str]) -> dict:
             raise RuntimeError(f"{path}: {r['oov']} pairs skipped")   # SubwordVectors never skip one
         base = "absent" if name == "all" else f"absent_{name}"
         out["absent_spearman" if name == "all" else base], out[base + "_pairs"] = r["spearman"], r["pairs"]
-    words = {w for p in read_pairs(paths["all"], "all") for w in p[:2]}
-    out["absent_zero_vector_words"] = sorted(w for w in words if w not in vectors and not vectors.has_vector(w))
+    out["absent_zero_vector_words"] = [w for w in pair_words(paths) if not vectors.has_vector(w)]
     return out
 
 
