@@ -1,26 +1,32 @@
 """python -m benchmarks --corpus PATH [--threads 1,2] [--repeats 3] [--quick] [--out DIR]
-    [--word2vec-bin PATH] [--fasttext-bin PATH] [--glove-dir PATH] [--modes sg-ns,cbow-ns,sg-hs,cbow-hs,glove]
+    [--word2vec-bin PATH] [--fasttext-bin PATH] [--glove-dir PATH]
+    [--modes sg-ns,cbow-ns,sg-hs,cbow-hs,glove,sg-sub,cbow-sub] [--absent-pairs 200]
 
 Runs wv-engine and its peers on the same corpus with the same settings,
 alternating tools (for repeat: for mode: for threads: for tool), measures
 each whole process (wall time, peak RSS), evaluates each vectors file after
-its run (untimed) and writes OUT/results.json, OUT/results.md and PNGs."""
+its run (untimed) and writes OUT/results.json, OUT/results.md and PNGs.
+The subword modes (sg-sub, cbow-sub: fastText's model) train on a copy of
+the corpus without some evaluation words (benchmarks.absent_words) and are
+also scored on the pairs with a word absent from training."""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import shlex
 import os
 import sys
 import time
 
-from . import machine, quality, report
+from . import absent_words, machine, quality, report
 from .corpus import prepare
-from .runners import GLOVE, MODES, REPO_ROOT, GloVeSettings, Settings, WvEngine, make_tools
+from .runners import (GLOVE, MODES, REPO_ROOT, SUBWORD_MODES, GloVeSettings, Settings, WvEngine, make_tools,
+                      mode_settings)
 
 QUICK = {"repeats": 1, "threads": "2", "modes": "sg-ns,cbow-ns", "glove_epochs": 3}
 FULL = {"repeats": 3, "threads": "1,2", "modes": "sg-ns,cbow-ns,sg-hs,cbow-hs,glove", "glove_epochs": 15}
-ALL_MODES = [*MODES, GLOVE]
+ALL_MODES = [*MODES, GLOVE, *SUBWORD_MODES]
 
 
 def _int_list(text: str) -> list[int]:
@@ -47,7 +53,11 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--out", default=os.path.join("benchmarks", "results"),
                    help="output folder (default benchmarks/results)")
     p.add_argument("--modes", help=f"comma-separated, of {', '.join(ALL_MODES)} "
-                                   f"(default all; --quick: {QUICK['modes']})")
+                                   f"(default {FULL['modes']}; --quick: {QUICK['modes']})")
+    p.add_argument("--absent-pairs", type=int, default=absent_words.DEFAULT_PAIRS, metavar="N",
+                   help="subword modes: train on a copy of the corpus without evaluation words, so that at "
+                        f"least N word pairs have a word absent from training (default {absent_words.DEFAULT_PAIRS}; "
+                        "0: the corpus as it is); see benchmarks/absent_words.py")
     p.add_argument("--word2vec-bin", metavar="PATH", help="the original word2vec C tool's binary")
     p.add_argument("--fasttext-bin", metavar="PATH", help="fastText's binary")
     p.add_argument("--glove-dir", metavar="PATH",
@@ -61,6 +71,9 @@ def parse_args(argv=None) -> argparse.Namespace:
                         f"--quick: {QUICK['glove_epochs']})")
     p.add_argument("--dim", type=int, default=100)
     p.add_argument("--timeout", type=float, default=3600, help="seconds per run before it is killed")
+    p.add_argument("--vary-seed", action="store_true",
+                   help="word2vec and subword modes: repeat r (from 0) trains with seed 1 + r (wv-engine --seed, "
+                        "gensim seed, fastText -seed in the subword modes; word2vec.c has no seed); default: seed 1")
     p.add_argument("--no-quality", action="store_true", help="skip the (untimed) quality evaluation")
     p.add_argument("--keep-vectors", action="store_true",
                    help="keep every trained vectors file (default: deleted after evaluation)")
@@ -78,6 +91,8 @@ def parse_args(argv=None) -> argparse.Namespace:
         p.error(f"unknown mode(s) {', '.join(bad)}; choose from {', '.join(ALL_MODES)}")
     if a.repeats < 1 or a.epochs < 1 or a.dim < 1 or a.glove_epochs < 1:
         p.error("--repeats, --epochs, --glove-epochs and --dim must be >= 1")
+    if a.absent_pairs < 0:
+        p.error("--absent-pairs must be >= 0")
     if not os.path.isfile(a.corpus):
         p.error(f"--corpus {a.corpus}: no such file")
     return a
@@ -108,7 +123,7 @@ def main(argv=None) -> int:
     tools, skipped = [], {}
     wanted = {t.strip().lower() for t in a.tools.split(",")} if a.tools else None
     for tool in make_tools(a.word2vec_bin, a.fasttext_bin, a.glove_dir):
-        if isinstance(tool, WvEngine):   # word2vec only (WvEngineGloVe has its own extra_args)
+        if type(tool) is WvEngine:   # word2vec only (not fasttext; WvEngineGloVe has its own extra_args)
             tool.extra_args = shlex.split(a.wv_args)
         if not any(m in tool.modes for m in a.modes):
             continue
@@ -125,17 +140,26 @@ def main(argv=None) -> int:
         return 2
 
     corpus = prepare(a.corpus, out)
+    absent, sub_corpus = None, corpus
+    if any(m in SUBWORD_MODES for m in a.modes):
+        # the subword modes' corpus: without the held-out words; its own split copy for gensim
+        absent = absent_words.make(corpus.plain, os.path.join(out, "absent"), a.absent_pairs, settings.min_count)
+        if absent["corpus"] != os.path.abspath(corpus.plain):
+            sub_corpus = prepare(absent["corpus"], os.path.join(out, "absent"))
     results = {
         "created": time.strftime("%Y-%m-%d %H:%M:%S %z"),
         "argv": sys.argv,
         "config": {"repeats": a.repeats, "threads": a.threads, "modes": a.modes, "quick": a.quick,
+                   "vary_seed": a.vary_seed,
                    "tools": [t.name for t in tools], "timeout_s": a.timeout},
-        "settings": {**settings.to_dict(), "alpha": {m: MODES[m]["alpha"] for m in a.modes if m in MODES},
+        "settings": {**settings.to_dict(), "alpha": {m: mode_settings(m)["alpha"] for m in a.modes if m != GLOVE},
                      "min_alpha": "alpha * 1e-4 (gensim, word2vec.c); wv-engine's default schedule"},
         "glove_settings": glove_settings.to_dict() if GLOVE in a.modes else None,
         "quality_settings": quality.SETTINGS,
         "machine": machine.describe(REPO_ROOT),
         "corpus": corpus.__dict__,
+        "absent_words": absent and {**{k: v for k, v in absent.items() if k != "key"},
+                                    "subword_corpus": sub_corpus.__dict__},
         "skipped": skipped,
         "runs": [],
     }
@@ -149,28 +173,31 @@ def main(argv=None) -> int:
         for mode in a.modes:
             for threads in a.threads:
                 for tool in [t for t in tools if mode in t.modes]:
-                    mode_settings = glove_settings if mode == GLOVE else settings
+                    run_settings = glove_settings if mode == GLOVE else \
+                        dataclasses.replace(settings, seed=settings.seed + rep) if a.vary_seed else settings
+                    run_corpus = sub_corpus if mode in SUBWORD_MODES else corpus
                     n += 1
                     tag = f"{tool.name}.{mode}.t{threads}.r{rep}".replace("/", "_").replace(" ", "_")
                     prefix = os.path.join(runs_dir, tag)
-                    job = tool.job(mode, threads, mode_settings, corpus, prefix)
+                    job = tool.job(mode, threads, run_settings, run_corpus, prefix)
                     for path in (job.vectors, job.stats):
                         if path and os.path.exists(path):
                             os.unlink(path)
                     print(f"[{n}/{total}] {tool.name} {mode} threads={threads} repeat={rep + 1}/{a.repeats} ...",
                           end=" ", flush=True)
-                    m = tool.execute(job, mode, threads, mode_settings, corpus, prefix, a.timeout, env, REPO_ROOT)
+                    m = tool.execute(job, mode, threads, run_settings, run_corpus, prefix, a.timeout, env, REPO_ROOT)
                     rec = {"tool": tool.name, "mode": mode, "threads": threads, "repeat": rep,
+                           "seed": run_settings.seed,
                            **m.to_dict(), "vectors": job.vectors}
                     if m.ok and not os.path.exists(job.vectors):
                         rec["ok"], rec["error"] = False, f"exit 0 but no vectors file at {job.vectors}"
                     elif m.ok:
-                        short = tool.shortfall(prefix + ".stdout", mode_settings, threads)
+                        short = tool.shortfall(prefix + ".stdout", run_settings, threads)
                         if short:
                             rec["ok"], rec["error"] = False, short
                     if rec["ok"]:
                         try:
-                            tp = tool.results(job, corpus, mode_settings, m, prefix + ".stdout")
+                            tp = tool.results(job, run_corpus, run_settings, m, prefix + ".stdout")
                             rec.update(words_per_sec=tp["words_per_sec"], words_per_sec_basis=tp["basis"],
                                        train_seconds=tp["train_seconds"], tool_stats=tp["tool_stats"])
                             rec.update({k: tp[k] for k in ("count_seconds", "stage_seconds", "epoch_cost")
@@ -179,7 +206,9 @@ def main(argv=None) -> int:
                             rec["throughput_error"] = f"{type(exc).__name__}: {exc}"
                         if not a.no_quality:
                             try:
-                                rec["quality"] = quality.evaluate_file(job.vectors)
+                                rec["quality"] = quality.evaluate_subword_file(
+                                    job.vectors, absent["pairs_files"], lambda words: tool.own_vectors(job, words)) \
+                                    if mode in SUBWORD_MODES else quality.evaluate_file(job.vectors)
                             except Exception as exc:  # a bad vectors file is a result, not a crash
                                 rec["quality_error"] = f"{type(exc).__name__}: {exc}"
                         if not a.keep_vectors:
@@ -198,7 +227,9 @@ def main(argv=None) -> int:
                               + f"{m.peak_rss_mib:.0f} MiB"
                               + (f", analogy {q['analogy_pct']:.1f}%" if q.get("analogy_pct") is not None else "")
                               + (f", WS353 {q['ws353']:.3f}" if q.get("ws353") is not None else "")
-                              + (f", SimLex {q['simlex']:.3f}" if q.get("simlex") is not None else ""))
+                              + (f", SimLex {q['simlex']:.3f}" if q.get("simlex") is not None else "")
+                              + (f", absent {q['absent_spearman']:.3f} ({q['absent_pairs']} pairs)"
+                                 if q.get("absent_spearman") is not None else ""))
                     else:
                         print(f"FAILED: {rec['error']}")
                     report.write_json(results, out)   # partial results survive an interruption

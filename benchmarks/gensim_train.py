@@ -1,4 +1,5 @@
-"""Trains gensim Word2Vec in corpus_file mode and saves word2vec binary.
+"""Trains gensim Word2Vec in corpus_file mode and saves word2vec binary
+(with --fasttext: gensim's FastText, saved as fastText's .bin).
 
 Run as a subprocess by the benchmark (python -m benchmarks.gensim_train ...)
 so that the whole process is timed and its peak RSS measured like every other
@@ -32,22 +33,36 @@ def main(argv=None) -> int:
     p.add_argument("--min-alpha", type=float, required=True)
     p.add_argument("--workers", type=int, required=True)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--fasttext", action="store_true",
+                   help="gensim's FastText (character n-grams), saved with save_facebook_model")
+    p.add_argument("--ns-exponent", type=float, default=0.75)
+    p.add_argument("--minn", type=int, default=3)
+    p.add_argument("--maxn", type=int, default=6)
+    p.add_argument("--bucket", type=int, default=2_000_000)
     a = p.parse_args(argv)
 
     t0 = time.perf_counter()
-    from gensim.models import Word2Vec
+    from gensim.models import FastText, Word2Vec
+    from gensim.models.fasttext import save_facebook_model
     import_s = time.perf_counter() - t0
 
-    model = Word2Vec(vector_size=a.dim, window=a.window, negative=a.negative, hs=a.hs,
-                     sample=a.sample, min_count=a.min_count, epochs=a.epochs, workers=a.workers,
-                     sg=a.sg, alpha=a.alpha, min_alpha=a.min_alpha, seed=a.seed)
+    settings = dict(vector_size=a.dim, window=a.window, negative=a.negative, hs=a.hs, sample=a.sample,
+                    min_count=a.min_count, epochs=a.epochs, workers=a.workers, sg=a.sg, alpha=a.alpha,
+                    min_alpha=a.min_alpha, seed=a.seed, ns_exponent=a.ns_exponent)
+    if a.fasttext:
+        model = FastText(min_n=a.minn, max_n=a.maxn, bucket=a.bucket, **settings)
+    else:
+        model = Word2Vec(**settings)
     t1 = time.perf_counter()
     model.build_vocab(corpus_file=a.corpus)
     t2 = time.perf_counter()
     model.train(corpus_file=a.corpus, total_words=model.corpus_total_words,
                 total_examples=model.corpus_count, epochs=a.epochs)
     t3 = time.perf_counter()
-    model.wv.save_word2vec_format(a.output, binary=True)
+    if a.fasttext:
+        save_facebook_model(model, a.output)
+    else:
+        model.wv.save_word2vec_format(a.output, binary=True)
     t4 = time.perf_counter()
     print(json.dumps({
         "import_seconds": import_s,

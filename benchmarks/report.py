@@ -12,6 +12,7 @@ from collections import OrderedDict
 OURS = "wv-engine"
 GLOVE = "glove"
 QUALITY_KEYS = ("analogy_pct", "ws353", "simlex")
+ABSENT_KEY = "absent_spearman"   # subword modes: Spearman over the pairs with a word absent from training
 
 
 def _stats(values: list) -> dict | None:
@@ -38,7 +39,7 @@ def summarize(runs: list[dict]) -> list[dict]:
             "words_per_sec": _stats([r.get("words_per_sec") for r in ok]),
             "train_seconds": _stats([r.get("train_seconds") for r in ok]),
             "peak_rss_mib": _stats([r.get("peak_rss_mib") for r in ok]),
-            **{k: _stats([x.get(k) for x in q]) for k in QUALITY_KEYS},
+            **{k: _stats([x.get(k) for x in q]) for k in (*QUALITY_KEYS, ABSENT_KEY, "absent_pairs")},
             "analogy_coverage": _stats([x.get("analogy_coverage") for x in q]),
         })
         if mode == GLOVE:
@@ -86,7 +87,7 @@ def comparisons(rows: list[dict]) -> list[dict]:
             out.append({"mode": mode, "threads": threads, "peer": tool,
                         "speedup_wall": ratio(_med(p, "wall_s"), _med(r, "wall_s")),
                         "throughput_ratio": ratio(_med(r, "words_per_sec"), _med(p, "words_per_sec")),
-                        **{f"diff_{k}": diff(k) for k in QUALITY_KEYS}})
+                        **{f"diff_{k}": diff(k) for k in (*QUALITY_KEYS, ABSENT_KEY)}})
             if mode == GLOVE:
                 out[-1].update(speedup_count=ratio(_med(p, "count_seconds"), _med(r, "count_seconds")),
                                speedup_train=ratio(_med(p, "train_seconds"), _med(r, "train_seconds")),
@@ -134,15 +135,30 @@ def markdown(results: dict) -> str:
         "- vs PEER: speed-up = peer wall / wv-engine wall (>1: we are faster), "
         "thr = wv-engine words/s / peer words/s, Δ = wv-engine − peer (analogy points / WS353 / SimLex).",
     ]
+    ab = results.get("absent_words")
+    if ab:
+        lines += [
+            "- subword modes (sg-sub, cbow-sub): fastText's model at its defaults (n-grams 3-6 characters, 2M "
+            "buckets, lr 0.05, noise count^0.5); each tool's .bin read as subword vectors: a WS353 / SimLex "
+            "word outside the vocabulary gets its n-gram vector, no pair skipped.",
+            f"- absent ρ: Spearman over all {ab['pairs']} WS353 + SimLex pairs with a word absent from training "
+            f"({', '.join(f'{k} {v}' for k, v in ab['pairs_per_set'].items())}; {ab['pairs_absent_naturally']} "
+            f"absent in the corpus as it is, {len(ab['held_out'])} words held out: {ab['tokens_removed']:,} "
+            f"tokens removed from `{os.path.basename(ab['corpus'])}`, which the subword modes train on; "
+            "benchmarks/absent_words.py).",
+        ]
     for mode in dict.fromkeys(r["mode"] for r in rows):
         if mode == GLOVE:
             lines += _glove_markdown(results, [r for r in rows if r["mode"] == GLOVE],
                                      [c for c in comps if c["mode"] == GLOVE])
             continue
         lines += ["", f"## {mode}", ""]
+        absent = any(r.get(ABSENT_KEY) for r in rows if r["mode"] == mode)
         head = ["tool", "threads", "wall s", "words/s", "peak RSS MiB", "analogy %", "WS353", "SimLex"]
+        if absent:
+            head.append("absent ρ (pairs)")
         for p in peers:
-            head += [f"speed-up vs {p}", f"thr vs {p}", f"Δ vs {p} (an / ws / sl)"]
+            head += [f"speed-up vs {p}", f"thr vs {p}", f"Δ vs {p} (an / ws / sl{' / absent' if absent else ''})"]
         lines.append("| " + " | ".join(head) + " |")
         lines.append("|" + "|".join(["---"] * len(head)) + "|")
         for r in [r for r in rows if r["mode"] == mode]:
@@ -155,6 +171,8 @@ def markdown(results: dict) -> str:
                      str(r["threads"]), _spread(r["wall_s"], ".1f"), _spread(r["words_per_sec"], ",.0f"),
                      _spread(r["peak_rss_mib"], ".0f"), _f(_med(r, "analogy_pct"), ".2f"),
                      _f(_med(r, "ws353"), ".3f"), _f(_med(r, "simlex"), ".3f")]
+            if absent:
+                cells.append(f"{_f(_med(r, ABSENT_KEY), '.3f')} ({_f(_med(r, 'absent_pairs'), '.0f')})")
             for p in peers:
                 cmp = next((x for x in comps if x["mode"] == mode and x["threads"] == r["threads"]
                             and x["peer"] == p), None) if r["tool"] == OURS else None
@@ -165,7 +183,8 @@ def markdown(results: dict) -> str:
                     cells += [_f(cmp["speedup_wall"], ".2f") + ("×" if cmp["speedup_wall"] else ""),
                               _f(cmp["throughput_ratio"], ".2f") + ("×" if cmp["throughput_ratio"] else ""),
                               "–" if all(d is None for d in diffs) else
-                              f"{_signed(diffs[0], '.1f')} / {_signed(diffs[1], '.3f')} / {_signed(diffs[2], '.3f')}"]
+                              f"{_signed(diffs[0], '.1f')} / {_signed(diffs[1], '.3f')} / {_signed(diffs[2], '.3f')}"
+                              + (f" / {_signed(cmp.get('diff_' + ABSENT_KEY), '.3f')}" if absent else "")]
             lines.append("| " + " | ".join(cells) + " |")
     busy = [r for r in results["runs"] if (r.get("other_cpu_cores") or 0) >= 0.2]
     if busy:
@@ -301,6 +320,8 @@ def plots(results: dict, out_dir: str) -> list[str]:
     tmax = max(r["threads"] for r in rows)
     metrics = [("analogy_pct", "analogy accuracy (%)"), ("ws353", "WordSim-353 Spearman"),
                ("simlex", "SimLex-999 Spearman")]
+    if any(r.get(ABSENT_KEY) for r in rows):
+        metrics.append((ABSENT_KEY, "pairs with a word absent from training, Spearman"))
     fig, axes = plt.subplots(1, len(metrics), figsize=(5.2 * len(metrics), 4.6), squeeze=False)
     width = 0.8 / max(1, len(tools))
     for ax, (key, label) in zip(axes[0], metrics):

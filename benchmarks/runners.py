@@ -1,7 +1,9 @@
 """How each tool is invoked: the exact command line for one (mode, threads)
 run, where its vectors land, and how its training throughput is read back.
 Word2vec modes (MODES) run wv-engine, gensim, word2vec.c and fastText; the
-GloVe mode (GLOVE) runs wv-engine's GloVe and Stanford GloVe's four stages.
+subword modes (SUBWORD_MODES: fastText's model with character n-grams) run
+`wv-engine fasttext`, gensim's FastText and fastText; the GloVe mode (GLOVE)
+runs wv-engine's GloVe and Stanford GloVe's four stages.
 
 Every tool gets the same settings (Settings) and the same plain-text corpus
 (gensim gets a copy of it split into lines of 1,000 words, see corpus.py)."""
@@ -25,6 +27,16 @@ MODES: dict[str, dict] = {
     "sg-hs": {"arch": "skipgram", "loss": "hs", "sg": 1, "hs": 1, "alpha": 0.025},
     "cbow-hs": {"arch": "cbow", "loss": "hs", "sg": 0, "hs": 1, "alpha": 0.05},
 }
+
+# fastText's unsupervised model at fastText's defaults (src/args.cc): negative sampling, n-grams of 3 to 6
+# characters hashed into 2M rows, lr 0.05 falling on a line to 0 (gensim: to alpha x 1e-4, as wv-engine's
+# floor), noise distribution count^0.5; dim, window, negative, sample 1e-4, min_count and epochs from Settings.
+SUBWORD_MODES: dict[str, dict] = {
+    "sg-sub": {"arch": "skipgram", "loss": "ns", "sg": 1, "hs": 0, "alpha": 0.05},
+    "cbow-sub": {"arch": "cbow", "loss": "ns", "sg": 0, "hs": 0, "alpha": 0.05},
+}
+NGRAMS = {"minn": 3, "maxn": 6, "bucket": 2_000_000}
+SUBWORD_NS_EXPONENT = 0.5
 
 
 @dataclass
@@ -60,12 +72,17 @@ class Job:
     stats: str | None = None
 
 
+def mode_settings(mode: str) -> dict:
+    """The architecture, loss and alpha of a word2vec or subword mode."""
+    return MODES[mode] if mode in MODES else SUBWORD_MODES[mode]
+
+
 def negatives(mode: str, s: Settings) -> int:
-    return 0 if MODES[mode]["hs"] else s.negative
+    return 0 if mode_settings(mode)["hs"] else s.negative
 
 
 def min_alpha(mode: str) -> float:
-    return MODES[mode]["alpha"] * 1e-4   # word2vec.c's floor, given to gensim (wv-engine: its --schedule)
+    return mode_settings(mode)["alpha"] * 1e-4   # word2vec.c's floor, given to gensim (wv-engine: its --schedule)
 
 
 class Tool:
@@ -91,6 +108,12 @@ class Tool:
 
     def job(self, mode: str, threads: int, s: Settings, corpus: Corpus, prefix: str) -> Job:
         raise NotImplementedError
+
+    def own_vectors(self, job: Job, words: list[str]):
+        """The tool's own vectors of `words` (a float32 array, one row a word)
+        for a check of the vectors the suite reads from its file; None: no
+        other way to get them (subword modes only)."""
+        return None
 
     def results(self, job: Job, corpus: Corpus, s, m, stdout_path: str) -> dict:
         """What the run reports beyond the measurement (m): throughput() by
@@ -142,7 +165,7 @@ class Gensim(Tool):
         return None
 
     def job(self, mode, threads, s, corpus, prefix):
-        m = MODES[mode]
+        m = mode_settings(mode)
         out = prefix + ".bin"
         cmd = [sys.executable, "-m", "benchmarks.gensim_train", "--corpus", corpus.split, "--output", out,
                "--sg", str(m["sg"]), "--hs", str(m["hs"]), "--negative", str(negatives(mode, s)),
@@ -237,6 +260,59 @@ class FastText(BinaryTool):
                "-minCount", str(s.min_count), "-epoch", str(s.epochs), "-thread", str(threads),
                "-lr", repr(m["alpha"]), "-verbose", "0"]
         return Job(cmd, prefix + ".vec")   # fastText writes PREFIX.bin (its model) and PREFIX.vec
+
+
+class WvEngineFastText(WvEngine):
+    """`wv-engine fasttext` (fastText's model), writing fastText's .bin."""
+    modes = tuple(SUBWORD_MODES)
+
+    def job(self, mode, threads, s, corpus, prefix):
+        m = SUBWORD_MODES[mode]
+        out, stats = prefix + ".bin", prefix + ".stats.json"
+        cmd = [sys.executable, "-m", "wv_engine.cli", "fasttext", corpus.plain, "-o", out, "--arch", m["arch"],
+               "--dim", str(s.dim), "--window", str(s.window), "--negative", str(s.negative),
+               "--sample", repr(s.sample), "--min-count", str(s.min_count), "--epochs", str(s.epochs),
+               "--alpha", repr(m["alpha"]), "--ns-exponent", repr(SUBWORD_NS_EXPONENT),
+               "--minn", str(NGRAMS["minn"]), "--maxn", str(NGRAMS["maxn"]), "--bucket", str(NGRAMS["bucket"]),
+               "--threads", str(threads), "--seed", str(s.seed), "--format", "bin", "--stats-json", stats, "--quiet"]
+        return Job(cmd, out, stats)
+
+
+class GensimFastText(Gensim):
+    """gensim's FastText (corpus_file), saved as fastText's .bin (save_facebook_model)."""
+    modes = tuple(SUBWORD_MODES)
+
+    def job(self, mode, threads, s, corpus, prefix):
+        job = super().job(mode, threads, s, corpus, prefix)
+        job.vectors = prefix + ".bin"
+        job.cmd += ["--fasttext", "--ns-exponent", repr(SUBWORD_NS_EXPONENT),
+                    *(x for k, v in NGRAMS.items() for x in (f"--{k}", str(v)))]
+        return job
+
+    def own_vectors(self, job, words):
+        from gensim.models.fasttext import load_facebook_vectors
+
+        kv = load_facebook_vectors(job.vectors)
+        return kv[words]
+
+
+class FastTextSubword(FastText):
+    """fastText's skipgram / cbow with its n-grams; its .bin is evaluated."""
+    modes = tuple(SUBWORD_MODES)
+
+    def job(self, mode, threads, s, corpus, prefix):
+        m = SUBWORD_MODES[mode]
+        cmd = [self.binary, m["arch"], "-input", corpus.plain, "-output", prefix,
+               "-minn", str(NGRAMS["minn"]), "-maxn", str(NGRAMS["maxn"]), "-bucket", str(NGRAMS["bucket"]),
+               "-dim", str(s.dim), "-ws", str(s.window), "-neg", str(s.negative), "-loss", "ns",
+               "-t", repr(s.sample), "-minCount", str(s.min_count), "-epoch", str(s.epochs),
+               "-thread", str(threads), "-lr", repr(m["alpha"]), "-seed", str(s.seed), "-verbose", "0"]
+        return Job(cmd, prefix + ".bin")   # PREFIX.bin: the model with its n-gram rows (PREFIX.vec: words only)
+
+    def own_vectors(self, job, words):
+        from .absent_words import fasttext_own_vectors
+
+        return fasttext_own_vectors(self.binary, job.vectors, words)
 
 
 GLOVE = "glove"   # the GloVe mode: wv-engine's GloVe against Stanford GloVe
@@ -445,4 +521,5 @@ class StanfordGloVe(Tool):
 
 def make_tools(word2vec_bin: str | None, fasttext_bin: str | None, glove_dir: str | None = None) -> list[Tool]:
     return [WvEngine(), Gensim(), Word2VecC(word2vec_bin), FastText(fasttext_bin),
+            WvEngineFastText(), GensimFastText(), FastTextSubword(fasttext_bin),
             WvEngineGloVe(), StanfordGloVe(glove_dir)]
