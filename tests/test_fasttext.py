@@ -149,6 +149,15 @@ def test_an_ngram_matrix_that_cannot_fit_names_bucket():
         small(bucket=2**31 - 1, dim=100_000).build_vocab([["a", "b"]])
 
 
+def test_the_memory_estimate_holds_the_ngram_rows():
+    from wv_engine import Word2Vec
+
+    m = small(bucket=50_000, dim=20).build_vocab([["alpha", "beta", "gamma"]] * 10)
+    est = m.memory_needed(m.vocab)
+    assert est["ngram_rows"] == 50_000 * 20 * 4 == m.input_vectors[len(m.vocab):].nbytes
+    assert est["total"] == Word2Vec.memory_needed(m, m.vocab)["total"] + est["ngram_rows"]
+
+
 def test_word_pairs_with_unseen_words_are_all_scored(tmp_path, truth):
     _, lines = truth.morphology(sentences=1500)
     v = small().fit(lines, progress=False).vectors

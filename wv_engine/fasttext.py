@@ -111,6 +111,15 @@ class FastText(Word2Vec):
         """Bytes of the n-gram rows (bucket x dim x 4)."""
         return self.ngram_buckets * self.dim * 4
 
+    def memory_needed(self, vocab: Vocabulary, threads: int | None = None,
+                      output_format: str | None = None) -> dict[str, int]:
+        """Word2Vec.memory_needed and the n-gram rows (`ngram_rows`, bucket x
+        dim x 4 bytes), held from build_vocab on."""
+        est = super().memory_needed(vocab, threads, output_format)
+        est["ngram_rows"] = self.ngram_bytes()
+        est["total"] += est["ngram_rows"]
+        return est
+
     def build_vocab(self, corpus=None, *, vocab: Vocabulary | None = None, client=None,
                     progress: bool | None = None) -> "FastText":
         """Counts the corpus (or takes a Vocabulary) and allocates the
