@@ -120,7 +120,8 @@ def run_glove(args) -> int:
             # count: vocabulary and co-occurrences; records: the shuffled training records (out of core:
             # the last merge writing the blocks); train; save: the vectors and the checkpoint
             "stage_seconds": stage_seconds, "out_of_core": stats.out_of_core, "blocks": stats.blocks,
-            "grid_bands": stats.grid_bands, "grid_rounds": stats.grid_rounds, **watched,  # epoch_stats, epoch_scores (--eval-every)
+            "grid_bands": stats.grid_bands, "grid_rounds": stats.grid_rounds,
+            **watched,  # epoch_stats, epoch_scores (--eval-every)
             # memory_needed for this run (records aside: checked as they are made); compare peak_rss_bytes
             "memory_estimate_bytes": model.memory_needed(len(vocab), None, MATRIX_FORMATS[args.format])["total"],
         }))

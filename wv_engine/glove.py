@@ -420,10 +420,14 @@ class GloVe:
         threads = threads_for(self.threads, len(records))
         check_fits(f"the buffers of {threads} training thread(s) at dim {self.dim}",  # a resume may add threads
                    _glove.worker_bytes(self.dim, threads, blocks), "lower threads or dim")
+        if not self._bands:
+            rounds = 0
+        elif blocks:
+            rounds = self._block_rounds * records.n_blocks
+        else:
+            rounds = (len(self._cells) - 1) // self._bands ** 2
         stats = GloVeStats(vocab_size=len(self.vocab), nonzeros=len(records), out_of_core=blocks,
-                           blocks=records.n_blocks if blocks else 0, grid_bands=self._bands,
-                           grid_rounds=(self._block_rounds * records.n_blocks if blocks else len(self._cells) // self._bands ** 2)
-                           if self._bands else 0)
+                           blocks=records.n_blocks if blocks else 0, grid_bands=self._bands, grid_rounds=rounds)
         self.last_stats = stats
         bar = Progress(epochs * len(records), "glove", progress)
 
