@@ -61,7 +61,7 @@ def write_fasttext_bin(path: str | os.PathLike, *, words: list[str], counts: np.
     args = (dim, window, epochs, min_count, negative, 1, codes[loss], 1 if arch == "cbow" else 2, bucket, minn, maxn, 100,
             float(sample))
     entries = b"".join(w + b"\0" + _ENTRY_TAIL.pack(int(c), 0) for w, c in zip(encoded, counts))
-    with atomic_write(path, "wb") as fh:
+    with atomic_write(path, "wb", direct=True) as fh:
         fh.write(struct.pack("<2i", MAGIC, VERSION) + _ARGS.pack(*args) + _DICT.pack(V, V, 0, ntokens)
                  + struct.pack("<q", -1))  # not pruned
         fh.write(entries)

@@ -16,6 +16,7 @@ import tempfile
 from collections.abc import Iterator
 from typing import IO, Any, BinaryIO
 
+from .direct_write import DirectWriter
 from .errors import CorpusError, InputFileError
 
 CHUNK_BYTES = 1 << 23  # 8 MiB reads: big enough to amortise a C call per chunk, small in RAM
@@ -281,12 +282,16 @@ def _named(fd: int, tmp: str | None, directory: str, path: str) -> str:
 
 
 @contextlib.contextmanager
-def atomic_write(path: str | os.PathLike, mode: str = "wb") -> Iterator[IO[Any]]:
+def atomic_write(path: str | os.PathLike, mode: str = "wb", direct: bool = False) -> Iterator[IO[Any]]:
     """Open a temporary file next to `path` for writing (`mode` "wb" or "w"); on normal exit
     flush, fsync and rename it onto `path`. On any exception (KeyboardInterrupt included) the
     temporary file is removed and an existing `path` is left untouched; where the file system
     allows (O_TMPFILE), the temporary file has no name until it is complete, so that not even
     a kill leaves it behind. Errors name `path`, never the temporary file.
+
+    direct=True (binary mode, files of a gigabyte such as a fastText .bin): the file object
+    has write() only, and the bytes pass the page cache where the file system allows
+    (direct_write.DirectWriter).
     """
     if "w" not in mode or any(ch in mode for ch in "ra+x"):
         raise ValueError(f"atomic_write needs a write mode such as 'wb' or 'w', got {mode!r}")
@@ -297,11 +302,20 @@ def atomic_write(path: str | os.PathLike, mode: str = "wb") -> Iterator[IO[Any]]
     except OSError as exc:
         raise type(exc)(exc.errno, f"cannot write {path}: {exc.strerror}") from None
     try:
-        kwargs = {} if "b" in mode else {"encoding": "utf-8", "newline": ""}
-        with os.fdopen(fd, mode, closefd=False, **kwargs) as fh:
-            yield fh
-            fh.flush()
-            os.fsync(fh.fileno())
+        if direct and "b" in mode:
+            writer = DirectWriter(fd)
+            try:
+                yield writer
+                writer.finish()
+            finally:
+                writer.close()
+            os.fsync(fd)
+        else:
+            kwargs = {} if "b" in mode else {"encoding": "utf-8", "newline": ""}
+            with os.fdopen(fd, mode, closefd=False, **kwargs) as fh:
+                yield fh
+                fh.flush()
+                os.fsync(fh.fileno())
         if os.path.exists(path):
             os.fchmod(fd, os.stat(path).st_mode & 0o7777)
         elif tmp is not None:

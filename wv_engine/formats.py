@@ -447,7 +447,7 @@ def save_native(
             break
         data_start = needed
 
-    with atomic_write(path, "wb") as fh:
+    with atomic_write(path, "wb", direct=True) as fh:
         fh.write(_NATIVE_PREFIX.pack(NATIVE_MAGIC, NATIVE_VERSION, len(head)))
         fh.write(head)
         pos = _NATIVE_PREFIX.size + len(head)
