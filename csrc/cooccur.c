@@ -11,6 +11,8 @@
 #include "parallel.h"
 
 #define PROGRESS_STEP 65536
+/* Positions between prefetching a pair's dense cell and adding to it. */
+#define PREFETCH_AHEAD 4
 /* Ids read from a file at once per thread (with the window before them):
  * the corpus never has to be in memory. */
 #define FILE_CHUNK_IDS (1 << 20)
@@ -76,17 +78,39 @@ typedef struct {
     wv_flag *stop;
 } counter_t;
 
+/* The dense table's cell of pair (lo, hi), lo <= hi, or NULL when the pair
+ * lies outside the dense region. */
+static inline int64_t *dense_cell(const counter_t *c, int32_t lo, int32_t hi) {
+    const dense_layout *d = c->layout;
+    if (lo >= d->rows) return NULL;
+    int64_t off = hi - lo;
+    if (off >= d->row_start[lo + 1] - d->row_start[lo]) return NULL;
+    return &c->dense[d->row_start[lo] + off];
+}
+
 static inline wv_status add_pair(counter_t *c, int32_t a, int32_t b, int64_t units) {
     int32_t lo = a < b ? a : b, hi = a < b ? b : a;
-    const dense_layout *d = c->layout;
-    if (lo < d->rows) {
-        int64_t off = hi - lo;
-        if (off < d->row_start[lo + 1] - d->row_start[lo]) {
-            c->dense[d->row_start[lo] + off] += units;
-            return WV_OK;
-        }
+    int64_t *cell = dense_cell(c, lo, hi);
+    if (cell) {
+        *cell += units;
+        return WV_OK;
     }
     return wv_xsort_add(&c->sort, wv_xkey(lo, hi), units);
+}
+
+/* Brings the dense cells of the pairs ending at position j into cache, a
+ * few positions before they are added: the table is far larger than the
+ * cache, and its reads are what the count waits on. */
+static inline void prefetch_pairs(const counter_t *c, const int32_t *ids, int64_t first, int64_t j) {
+    int32_t w2 = ids[j - first];
+    if (w2 < 0) return;
+    for (int d = 1; d <= c->cfg->window; d++) {
+        int64_t k = j - d;
+        if (k < first || ids[k - first] < 0) return;
+        int32_t w1 = ids[k - first];
+        const int64_t *cell = dense_cell(c, w1 < w2 ? w1 : w2, w1 < w2 ? w2 : w1);
+        if (cell) __builtin_prefetch(cell, 1);
+    }
 }
 
 /* Units per 1.0: LCM(1..min(window, 20)) makes every 1/d an integer. */
@@ -119,6 +143,7 @@ static wv_status count_positions(counter_t *c, const int32_t *ids, int64_t first
             *since = 0;
             if (c->stop && atomic_load_explicit(c->stop, memory_order_relaxed)) return WV_ERR_STOPPED;
         }
+        if (j + PREFETCH_AHEAD < to) prefetch_pairs(c, ids, first, j + PREFETCH_AHEAD);
         int32_t w2 = ids[j - first];
         if (w2 < 0) continue;
         /* left context only, never across a sentence end (cooccur.c) */
