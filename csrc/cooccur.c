@@ -11,6 +11,8 @@
 #include "parallel.h"
 
 #define PROGRESS_STEP 65536
+/* Positions between prefetching a pair's dense cell and adding to it. */
+#define PREFETCH_AHEAD 4
 /* Ids read from a file at once per thread (with the window before them):
  * the corpus never has to be in memory. */
 #define FILE_CHUNK_IDS (1 << 20)
@@ -61,6 +63,11 @@ static int dense_layout_make(dense_layout *d, int32_t V, int64_t max_cells) {
     return 0;
 }
 
+/* A dense cell's sum in units: half a record's bytes, so the table covers
+ * twice the pairs in the same memory; a sum about to overflow goes to the
+ * sort as a record and the cell starts again from zero (sums stay exact). */
+typedef uint32_t dense_sum;
+
 /* ---- per-thread counting ---------------------------------------------------- */
 /* A cell (row <= col) is a record of the external sort (extsort.h): key
  * row << 32 | col, value its sum in units. */
@@ -69,24 +76,51 @@ typedef struct {
     const int32_t *ids;
     int64_t begin, end;
     const dense_layout *layout;
-    int64_t *dense;
+    dense_sum *dense;
     wv_xsort sort;       /* the pairs outside the dense region */
     wv_status error;
     wv_cooc_result *res;
     wv_flag *stop;
 } counter_t;
 
+/* The dense table's cell of pair (lo, hi), lo <= hi, or NULL when the pair
+ * lies outside the dense region. */
+static inline dense_sum *dense_cell(const counter_t *c, int32_t lo, int32_t hi) {
+    const dense_layout *d = c->layout;
+    if (lo >= d->rows) return NULL;
+    int64_t off = hi - lo;
+    if (off >= d->row_start[lo + 1] - d->row_start[lo]) return NULL;
+    return &c->dense[d->row_start[lo] + off];
+}
+
 static inline wv_status add_pair(counter_t *c, int32_t a, int32_t b, int64_t units) {
     int32_t lo = a < b ? a : b, hi = a < b ? b : a;
-    const dense_layout *d = c->layout;
-    if (lo < d->rows) {
-        int64_t off = hi - lo;
-        if (off < d->row_start[lo + 1] - d->row_start[lo]) {
-            c->dense[d->row_start[lo] + off] += units;
-            return WV_OK;
+    dense_sum *cell = dense_cell(c, lo, hi);
+    if (cell) {
+        if ((int64_t)*cell + units > (int64_t)UINT32_MAX) {
+            wv_status rc = wv_xsort_add(&c->sort, wv_xkey(lo, hi), *cell);
+            *cell = 0;
+            if (rc) return rc;
         }
+        *cell += (dense_sum)units;
+        return WV_OK;
     }
     return wv_xsort_add(&c->sort, wv_xkey(lo, hi), units);
+}
+
+/* Brings the dense cells of the pairs ending at position j into cache, a
+ * few positions before they are added: the table is far larger than the
+ * cache, and its reads are what the count waits on. */
+static inline void prefetch_pairs(const counter_t *c, const int32_t *ids, int64_t first, int64_t j) {
+    int32_t w2 = ids[j - first];
+    if (w2 < 0) return;
+    for (int d = 1; d <= c->cfg->window; d++) {
+        int64_t k = j - d;
+        if (k < first || ids[k - first] < 0) return;
+        int32_t w1 = ids[k - first];
+        const dense_sum *cell = dense_cell(c, w1 < w2 ? w1 : w2, w1 < w2 ? w2 : w1);
+        if (cell) __builtin_prefetch(cell, 1);
+    }
 }
 
 /* Units per 1.0: LCM(1..min(window, 20)) makes every 1/d an integer. */
@@ -119,6 +153,7 @@ static wv_status count_positions(counter_t *c, const int32_t *ids, int64_t first
             *since = 0;
             if (c->stop && atomic_load_explicit(c->stop, memory_order_relaxed)) return WV_ERR_STOPPED;
         }
+        if (j + PREFETCH_AHEAD < to) prefetch_pairs(c, ids, first, j + PREFETCH_AHEAD);
         int32_t w2 = ids[j - first];
         if (w2 < 0) continue;
         /* left context only, never across a sentence end (cooccur.c) */
@@ -159,6 +194,23 @@ static void *count_shard(void *arg) {
     atomic_fetch_add_explicit(&c->res->positions_done, since, memory_order_relaxed);
     if (!c->error) c->error = wv_xsort_flush(&c->sort);
     return NULL;
+}
+
+/* Adds another thread's table to c's; a sum that would overflow its cell
+ * goes to c's sort instead. */
+static wv_status add_table(counter_t *c, const dense_sum *from, const dense_layout *d) {
+    for (int32_t a = 0; a < d->rows; a++) {
+        for (int64_t k = d->row_start[a]; k < d->row_start[a + 1]; k++) {
+            if (!from[k]) continue;
+            if ((int64_t)c->dense[k] + from[k] > (int64_t)UINT32_MAX) {
+                wv_status rc = wv_xsort_add(&c->sort, wv_xkey(a, a + (int32_t)(k - d->row_start[a])), from[k]);
+                if (rc) return rc;
+            } else {
+                c->dense[k] += from[k];
+            }
+        }
+    }
+    return WV_OK;
 }
 
 /* ---- output: the last merge, split by rows over the threads ------------------ */
@@ -205,13 +257,13 @@ static void part_reserve(wv_cooc_part *p, int64_t most) {
 /* The dense table's non-zero cells in rows [row, row_end), as a source for
  * the merge (extsort.h). */
 typedef struct {
-    const int64_t *dense;
+    const dense_sum *dense;
     const dense_layout *layout;
     int32_t row, row_end;
     int64_t idx;
 } dense_cursor;
 
-static dense_cursor dense_rows(const int64_t *dense, const dense_layout *layout, int32_t row, int32_t row_end) {
+static dense_cursor dense_rows(const dense_sum *dense, const dense_layout *layout, int32_t row, int32_t row_end) {
     if (row_end > layout->rows) row_end = layout->rows;
     if (row > row_end) row = row_end;
     return (dense_cursor){dense, layout, row, row_end, layout->row_start[row]};
@@ -237,7 +289,7 @@ static int dense_next(void *ctx, wv_xrec *out) {
 
 typedef struct {
     const wv_xruns *runs;
-    const int64_t *dense;
+    const dense_sum *dense;
     const dense_layout *layout;
     int32_t row_begin, row_end;
     wv_cooc_part *part;
@@ -304,7 +356,7 @@ static wv_status split_rows(const wv_xruns *runs, const dense_layout *layout, in
 }
 
 /* The last merge: T parts merged at once, each on its own thread. */
-static wv_status merge_parts(const wv_xruns *runs, const int64_t *dense, const dense_layout *layout, int32_t V,
+static wv_status merge_parts(const wv_xruns *runs, const dense_sum *dense, const dense_layout *layout, int32_t V,
                              int T, const wv_cooc_sink *sink, wv_cooc_result *out) {
     out->parts = calloc((size_t)T, sizeof *out->parts);
     part_merge *jobs = calloc((size_t)T, sizeof *jobs);
@@ -357,7 +409,7 @@ wv_status wv_cooccur_count(const wv_cooc_config *cfg, const int32_t *ids, int64_
     size_t per_thread = cfg->memory_limit / (size_t)T;
     int64_t buf_cap = (int64_t)(per_thread / 4 / sizeof(wv_xrec));
     if (buf_cap < WV_COOC_MIN_BUFFER_RECORDS) return WV_ERR_MEMORY_LIMIT;
-    int64_t max_cells = (int64_t)(per_thread / 2 / sizeof(int64_t));
+    int64_t max_cells = (int64_t)(per_thread / 2 / sizeof(dense_sum));
     /* A thread adds at most `window` pairs per id of its shard: a table
      * with more cells than that could never fill (and each thread's table
      * is written all over), so a small corpus stays small under a large limit. */
@@ -397,20 +449,19 @@ wv_status wv_cooccur_count(const wv_cooc_config *cfg, const int32_t *ids, int64_
         wv_threads_join(&threads);
         for (int t = 0; t < T && rc == WV_OK; t++) rc = cs[t].error;
     }
-    /* Buffers are no longer needed; sum the dense tables into the first,
-     * writing only where a cell is not zero: the pages of a table sized by
-     * the memory limit that no pair reached are never touched. */
+    /* Sum the dense tables into the first, writing only where a cell is
+     * not zero: the pages of a table sized by the memory limit that no
+     * pair reached are never touched. Then the buffers are no longer needed. */
+    for (int t = 1; t < T; t++) {
+        if (rc == WV_OK && cs[t].dense) rc = add_table(&cs[0], cs[t].dense, &layout);
+        free(cs[t].dense);
+        cs[t].dense = NULL;
+    }
+    if (rc == WV_OK && T > 0) rc = wv_xsort_flush(&cs[0].sort);
     for (int t = 0; t < T; t++) {
         wv_xsort_free_buffer(&cs[t].sort);
         out->spilled_runs += cs[t].sort.spilled;
         out->merge_passes += cs[t].sort.merges;
-        if (t > 0 && cs[t].dense) {
-            if (rc == WV_OK)
-                for (int64_t k = 0; k < layout.cells; k++)
-                    if (cs[t].dense[k]) cs[0].dense[k] += cs[t].dense[k];
-            free(cs[t].dense);
-            cs[t].dense = NULL;
-        }
     }
     wv_xruns all = {NULL, 0, 0};
     for (int t = 0; t < T; t++) {

@@ -31,8 +31,8 @@
 #define WV_COOC_MIN_BUFFER_RECORDS 4096
 #define WV_COOC_MIN_THREAD_MEMORY (4 * WV_COOC_MIN_BUFFER_RECORDS * sizeof(wv_xrec))
 /* A thread's dense table of frequent pairs (half its share of memory_limit)
- * has at most this many cells (int64: 128 MiB). */
-#define WV_COOC_DENSE_MAX_CELLS ((int64_t)1 << 24)
+ * has at most this many cells (4 bytes each: 128 MiB). */
+#define WV_COOC_DENSE_MAX_CELLS ((int64_t)1 << 25)
 
 /* A stop request shared with the caller's thread. */
 typedef _Atomic int wv_flag;

@@ -129,6 +129,31 @@ def test_large_vocabulary_counts_equal_numpy_on_any_thread_count(tmp_path, threa
     assert os.listdir(tmp_path) == []
 
 
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_dense_cells_past_32_bits_stay_exact(tmp_path, threads):
+    """At window 20 a unit is 1/232,792,560, so a frequent pair's sum fills
+    a dense cell's 32 bits within a few dozen pairs (and two threads'
+    cells can overflow when summed): what goes past goes to the sort, and
+    the integer sums are exact."""
+    from wv_engine import _glove
+
+    window = 20
+    ids = np.array(([0, 1, 2] * 40 + [-1]) * 50, dtype=np.int32)
+    job = _glove.CooccurrenceCount(ids, 3, window, True, threads, 1 << 24, str(tmp_path))
+    job.run()
+    rows, cols, units, unit = job.upper_units()
+    assert unit == 232_792_560
+    expected = {}
+    sentence = np.cumsum(ids < 0)
+    for d in range(1, window + 1):
+        for a, b in zip(ids[:-d][sentence[:-d] == sentence[d:]], ids[d:][sentence[:-d] == sentence[d:]]):
+            if a >= 0 and b >= 0:
+                key = (int(min(a, b)), int(max(a, b)))
+                expected[key] = expected.get(key, 0) + (unit + d // 2) // d
+    assert max(expected.values()) > 2**32
+    assert {(int(r), int(c)): int(u) for r, c, u in zip(rows, cols, units)} == expected
+
+
 def test_full_matrix_is_the_same_on_any_thread_count():
     """The upper triangle mirrored into CSR equals scipy's U + U.T, bit for
     bit, whether one thread writes it or more threads than rows."""
