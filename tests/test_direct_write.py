@@ -90,3 +90,10 @@ def test_an_interrupt_inside_a_direct_write_leaves_the_old_file(tmp_path):
             raise KeyboardInterrupt
     assert target.read_bytes() == b"previous"
     assert sorted(os.listdir(tmp_path)) == ["v.bin"]
+
+
+def test_without_o_direct_the_writer_writes_plainly(tmp_path, monkeypatch):
+    """No O_DIRECT at all (Windows, or a file system whose fcntl refuses it): plain writes, same bytes."""
+    monkeypatch.setattr(direct_write, "_set_direct", lambda fd, on: False)
+    _write(tmp_path / "v.bin", direct=True)
+    assert (tmp_path / "v.bin").read_bytes() == _expected()

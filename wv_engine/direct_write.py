@@ -11,9 +11,13 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import mmap
 import os
+
+try:
+    import fcntl
+except ImportError:  # Windows: no O_DIRECT, plain writes
+    fcntl = None  # type: ignore[assignment]
 
 BUFFER_BYTES = 1 << 23  # a multiple of every block size O_DIRECT asks alignment to
 
@@ -86,7 +90,7 @@ class DirectWriter:
 def _set_direct(fd: int, on: bool) -> bool:
     """Turns O_DIRECT on or off for fd; whether that worked."""
     flag = getattr(os, "O_DIRECT", 0)
-    if not flag:
+    if not flag or fcntl is None:
         return False
     try:
         flags = fcntl.fcntl(fd, fcntl.F_GETFL)
