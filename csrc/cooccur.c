@@ -93,18 +93,22 @@ static inline dense_sum *dense_cell(const counter_t *c, int32_t lo, int32_t hi) 
     return &c->dense[d->row_start[lo] + off];
 }
 
+/* Adds units to pair (lo, hi)'s dense cell; a sum that would pass 32 bits
+ * first goes to the sort as a record and the cell starts from zero. */
+static inline wv_status cell_add(counter_t *c, dense_sum *cell, int32_t lo, int32_t hi, int64_t units) {
+    if ((int64_t)*cell + units > (int64_t)UINT32_MAX) {
+        wv_status rc = wv_xsort_add(&c->sort, wv_xkey(lo, hi), *cell);
+        *cell = 0;
+        if (rc) return rc;
+    }
+    *cell += (dense_sum)units;
+    return WV_OK;
+}
+
 static inline wv_status add_pair(counter_t *c, int32_t a, int32_t b, int64_t units) {
     int32_t lo = a < b ? a : b, hi = a < b ? b : a;
     dense_sum *cell = dense_cell(c, lo, hi);
-    if (cell) {
-        if ((int64_t)*cell + units > (int64_t)UINT32_MAX) {
-            wv_status rc = wv_xsort_add(&c->sort, wv_xkey(lo, hi), *cell);
-            *cell = 0;
-            if (rc) return rc;
-        }
-        *cell += (dense_sum)units;
-        return WV_OK;
-    }
+    if (cell) return cell_add(c, cell, lo, hi, units);
     return wv_xsort_add(&c->sort, wv_xkey(lo, hi), units);
 }
 
@@ -196,18 +200,13 @@ static void *count_shard(void *arg) {
     return NULL;
 }
 
-/* Adds another thread's table to c's; a sum that would overflow its cell
- * goes to c's sort instead. */
+/* Adds another thread's table to c's, cell by cell as add_pair adds. */
 static wv_status add_table(counter_t *c, const dense_sum *from, const dense_layout *d) {
     for (int32_t a = 0; a < d->rows; a++) {
         for (int64_t k = d->row_start[a]; k < d->row_start[a + 1]; k++) {
             if (!from[k]) continue;
-            if ((int64_t)c->dense[k] + from[k] > (int64_t)UINT32_MAX) {
-                wv_status rc = wv_xsort_add(&c->sort, wv_xkey(a, a + (int32_t)(k - d->row_start[a])), from[k]);
-                if (rc) return rc;
-            } else {
-                c->dense[k] += from[k];
-            }
+            wv_status rc = cell_add(c, &c->dense[k], a, a + (int32_t)(k - d->row_start[a]), from[k]);
+            if (rc) return rc;
         }
     }
     return WV_OK;
