@@ -48,9 +48,6 @@ class DirectWriter:
                 self._flush()
         return len(view)
 
-    def flush(self) -> None:
-        """Nothing to do until finish(): only whole buffers go out early."""
-
     def finish(self) -> None:
         """Writes what the buffer holds (its length is not a block multiple:
         a plain write) and frees the buffer."""
