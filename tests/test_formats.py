@@ -352,7 +352,7 @@ def test_failing_writer_leaves_target_intact(tmp_path, monkeypatch):
 
 
 def test_text_writers_print_exactly_what_printf_prints(tmp_path):
-    """The vectorised "%f" against Python's (C's) own: signs, -0.0, values
+    """The compiled "%f" against Python's (C's) own: signs, -0.0, values
     that round at the sixth decimal, every magnitude, and huge values
     (formatted one by one)."""
     rng = np.random.default_rng(3)

@@ -1,7 +1,8 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""The one loop of wv_engine.formats that numpy cannot do without large
+"""The loops of wv_engine.formats that numpy cannot do without large
 temporaries: word2vec binary rows, "word<space><floats><newline>", where
-every row's floats start at a different offset."""
+every row's floats start at a different offset, and text rows of "%f"
+values."""
 
 from libc.stdint cimport int64_t, uint8_t
 from libc.string cimport memcpy
@@ -35,3 +36,93 @@ def binary_rows(const uint8_t[::1] blob, const int64_t[::1] offsets, const uint8
             dst[n + 1 + width] = 10
             dst += n + width + 2
     return out
+
+
+cdef extern from "math.h" nogil:
+    double rint(double x)
+    double fabs(double x)
+    int signbit(double x)
+    int isfinite(double x)
+
+
+# Past this, x * 1e6 of a float32 x may not be an exact integer in a double.
+cdef double FIXED6_LIMIT = 4503599627370496.0  # 2 ** 52
+# Widest value: separator, sign, 16 integer digits, point, 6 decimals.
+cdef int FIXED6_WIDTH = 25
+
+
+cdef inline char *fixed6(char *dst, float value) noexcept nogil:
+    """Writes C's "%f" of value (promoted to double: the exact binary value
+    rounded to 6 decimals, half to even, as rint rounds) at dst; returns the
+    end. The caller has checked that value is finite and within FIXED6_LIMIT."""
+    cdef double x = <double>value
+    cdef unsigned long long v = <unsigned long long>rint(fabs(x) * 1e6)
+    cdef unsigned long long ip = v // 1000000, frac = v % 1000000
+    cdef char digits[20]
+    cdef int n = 0, j
+    if signbit(x):
+        dst[0] = 45  # "-", as printf writes it for -0.0 and for what rounds to 0 from below
+        dst += 1
+    while True:
+        digits[n] = <char>(48 + ip % 10)
+        n += 1
+        ip //= 10
+        if ip == 0:
+            break
+    for j in range(n):
+        dst[j] = digits[n - 1 - j]
+    dst += n
+    dst[0] = 46  # "."
+    for j in range(6, 0, -1):
+        dst[j] = <char>(48 + frac % 10)
+        frac //= 10
+    return dst + 7
+
+
+def text_rows(const uint8_t[::1] blob, const int64_t[::1] offsets, const float[:, ::1] values, int64_t start,
+              bint trailing_space):
+    """The text rows of words start..start+len(values), each value as C's
+    "%f": word2vec.c's "word v1 ... vD \\n" (trailing_space) or glove.c's
+    "word v1 ... vD\\n". None when a value is not finite or too large for
+    the exact path (the caller formats those with Python's "%f")."""
+    cdef int64_t count = values.shape[0], dim = values.shape[1], i, k, n
+    if start < 0 or start + count + 1 > offsets.shape[0]:
+        raise ValueError("rows past the end of the words")
+    if count and (offsets[start] < 0 or offsets[start + count] > blob.shape[0]):
+        raise ValueError("word offsets past the end of the blob")
+    for i in range(start, start + count):
+        if offsets[i + 1] < offsets[i]:
+            raise ValueError("word offsets must not decrease")
+    cdef bint exact = True
+    with nogil:
+        for i in range(count):
+            for k in range(dim):
+                if not (isfinite(values[i, k]) and fabs(values[i, k]) * 1e6 < FIXED6_LIMIT):
+                    exact = False
+    if not exact:
+        return None
+    cdef int64_t most = offsets[start + count] - offsets[start] + count * (dim * FIXED6_WIDTH + 2)
+    buf = PyBytes_FromStringAndSize(NULL, most)
+    cdef char *dst = PyBytes_AS_STRING(buf)
+    cdef char *begin = dst
+    cdef const uint8_t *words = &blob[0] if blob.shape[0] else NULL
+    with nogil:
+        for i in range(count):
+            n = offsets[start + i + 1] - offsets[start + i]
+            if n:
+                memcpy(dst, words + offsets[start + i], n)
+            dst += n
+            if trailing_space:
+                dst[0] = 32
+                dst += 1
+            for k in range(dim):
+                if not trailing_space:
+                    dst[0] = 32
+                    dst += 1
+                dst = fixed6(dst, values[i, k])
+                if trailing_space:
+                    dst[0] = 32
+                    dst += 1
+            dst[0] = 10
+            dst += 1
+    return buf[:dst - begin]

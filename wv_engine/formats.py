@@ -243,8 +243,9 @@ def _surrogateescape_utf8(word: str) -> bytes:
 
 
 SAVE_BLOCK_VALUES = 1 << 18  # values written at a time: the scratch stays small whatever the matrix
-# bytes of temporaries a value takes while its block is written: formatted as text (_fixed6 and the
-# join), or copied into the binary rows
+# bytes of temporaries a value takes while its block is written: formatted as text (at most 25
+# bytes, twice; far more on the Python path for values the compiled rows refuse), or copied into
+# the binary rows
 _SCRATCH_PER_VALUE = {"word2vec-txt": 144, "glove-txt": 144, "word2vec-bin": 8, "native": 4}
 
 
@@ -265,78 +266,22 @@ def save_scratch_bytes(rows: int, dim: int, format: str | None = None) -> int:
     return _SCRATCH_PER_VALUE[format or "word2vec-txt"] * block_values
 
 
-_DIGITS = np.frombuffer(b"0123456789", dtype=np.uint8)
-
-
-def _fixed6(block: np.ndarray, sep_before: bool) -> np.ndarray | None:
-    """C's "%f" of each value (float32 promoted to double: 6 decimals, the
-    exact binary value rounded half to even), as a uint8 matrix with one row
-    per matrix row: every value preceded (sep_before) or followed by a space,
-    NUL bytes where a narrower number leaves room (removed by the caller).
-    x * 1e6 is exact in float64 for a float32 x, so rint rounds as printf
-    does; None when a value is too large for that (or not finite)."""
-    x = np.asarray(block, dtype=np.float32).astype(np.float64)
-    scaled = np.rint(np.abs(x) * 1e6)
-    if x.size and not (np.all(np.isfinite(scaled)) and scaled.max() < 2.0 ** 52):
-        return None
-    v = scaled.astype(np.int64)
-    ip, frac = v // 1_000_000, v % 1_000_000
-    int_digits = max(1, len(str(int(ip.max())))) if v.size else 1
-    width = 1 + 1 + int_digits + 1 + 6  # separator, sign, integer digits, point, decimals
-    rows, dim = x.shape
-    cells = np.zeros((rows, dim, width), dtype=np.uint8)
-    first = 1 if sep_before else 0
-    cells[:, :, 0 if sep_before else width - 1] = 32
-    body = first  # the sign, then the integer digits right-aligned
-    for j in range(int_digits):  # the digit of 10**j
-        col = body + int_digits - j
-        digit = (ip // 10 ** j) % 10
-        cells[:, :, col] = np.where((ip >= 10 ** j) | (j == 0), _DIGITS[digit], 0)
-    n_digits = np.ones_like(ip) + sum((ip >= 10 ** j).astype(np.int64) for j in range(1, int_digits))
-    lead = body + int_digits - n_digits
-    neg = np.signbit(x)
-    if neg.any():
-        r, c = np.nonzero(neg)
-        cells[r, c, lead[r, c]] = ord("-")
-    point = body + int_digits + 1
-    cells[:, :, point] = ord(".")
-    for j in range(6):
-        cells[:, :, point + 6 - j] = _DIGITS[(frac // 10 ** j) % 10]
-    return cells.reshape(rows, dim * width)
-
-
-def _padded_words(words: _Words, start: int, count: int) -> np.ndarray:
-    """Words start..start+count as rows of a uint8 matrix, NUL-padded to the
-    longest (plain formats hold no NUL, so the padding can be removed)."""
-    lens = words.lengths[start:start + count]
-    width = int(lens.max()) if count else 0
-    out = np.zeros((count, width), dtype=np.uint8)
-    first, last = words.offsets[start], words.offsets[start + count]
-    rows = np.repeat(np.arange(count), lens)
-    cols = np.arange(last - first) - (words.offsets[start:start + count] - first)[rows]
-    out[rows, cols] = words.blob[first:last]
-    return out
-
-
 def _text_rows(vectors: VectorsLike, words: _Words, trailing_space: bool) -> Iterator[bytes]:
     """Text rows with C's "%f" (6 decimals, as a float promoted to double prints with "%lf"):
     word2vec.c's "word v1 ... vD \\n" (`trailing_space`) or glove.c's "word v1 ... vD\\n"."""
     dim = vectors.dim
     for start, block in _row_blocks(vectors):
-        cells = _fixed6(block, sep_before=not trailing_space)
-        if cells is None:  # values beyond what the vectorised path formats exactly
-            fmt = (" " + "%f " * dim) if trailing_space else " %f" * dim
-            yield b"".join(
-                words.blob[words.offsets[start + j]:words.offsets[start + j + 1]].tobytes()
-                + (fmt % tuple(row)).encode("ascii") + b"\n"
-                for j, row in enumerate(block.tolist()))
+        block = np.ascontiguousarray(block, dtype=np.float32)
+        rows = _formats.text_rows(words.blob, words.offsets, block, start, trailing_space)  # one compiled loop
+        if rows is not None:
+            yield rows
             continue
-        count = len(block)
-        parts = [_padded_words(words, start, count)]
-        if trailing_space:
-            parts.append(np.full((count, 1), 32, np.uint8))
-        parts += [cells, np.full((count, 1), 10, np.uint8)]
-        yield np.hstack(parts).tobytes().replace(b"\0", b"")
+        # values the compiled loop cannot format exactly (not finite, or past 4.5e9)
+        fmt = (" " + "%f " * dim) if trailing_space else " %f" * dim
+        yield b"".join(
+            words.blob[words.offsets[start + j]:words.offsets[start + j + 1]].tobytes()
+            + (fmt % tuple(row)).encode("ascii") + b"\n"
+            for j, row in enumerate(block.tolist()))
 
 
 def save_word2vec(vectors: VectorsLike, path: str | os.PathLike, binary: bool = True) -> None:
