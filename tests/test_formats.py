@@ -367,9 +367,10 @@ def test_text_writers_print_exactly_what_printf_prints(tmp_path):
         v.save(path, format=fmt)
         lines = path.read_text().splitlines()[1 if fmt == "word2vec-txt" else 0:]
         assert lines == [f"{w} {row(r)}" for w, r in zip(words, vals.astype(np.float64).tolist())]
-    huge = Vectors(["a", "b"], np.array([[3e38, -1.0], [1.0, 2.0]], np.float32))
+    huge = Vectors(["a", "b"], np.array([[3e38, -1.0], [np.inf, np.nan]], np.float32))
     huge.save(tmp_path / "h.txt", format="glove-txt")
-    assert (tmp_path / "h.txt").read_text().split("\n")[0] == "a " + "%f %f" % (np.float32(3e38), -1.0)
+    assert (tmp_path / "h.txt").read_text().split("\n")[:2] == ["a " + "%f %f" % (np.float32(3e38), -1.0),
+                                                               "b inf nan"]
 
 
 def test_binary_rows_match_a_python_join():

@@ -43,34 +43,62 @@ cdef extern from "math.h" nogil:
     double fabs(double x)
     int signbit(double x)
     int isfinite(double x)
+    int isnan(double x)
+
+cdef extern from "stdio.h" nogil:
+    int snprintf(char *buf, size_t size, const char *fmt, ...)
 
 
-# Past this, x * 1e6 of a float32 x may not be an exact integer in a double.
+# Below this, x * 1e6 of a float32 x is an exact integer in a double.
 cdef double FIXED6_LIMIT = 4503599627370496.0  # 2 ** 52
-# Widest value: separator, sign, 16 integer digits, point, 6 decimals.
-cdef int FIXED6_WIDTH = 25
+# The widest "%f" of a float32: sign, 39 integer digits, point, 6 decimals.
+FIXED6_MOST = 47
+
+
+cdef inline int fixed6_size(float value) noexcept nogil:
+    """The length of fixed6(value)."""
+    cdef double x = <double>value
+    cdef char tmp[64]
+    if isnan(x):
+        return 3
+    if not (isfinite(x) and fabs(x) * 1e6 < FIXED6_LIMIT):
+        return snprintf(tmp, sizeof(tmp), "%f", x)
+    cdef unsigned long long ip = <unsigned long long>rint(fabs(x) * 1e6) // 1000000
+    cdef int n = 8 if signbit(x) else 7  # the point, 6 decimals, a sign
+    while True:
+        n += 1
+        ip //= 10
+        if ip == 0:
+            return n
 
 
 cdef inline char *fixed6(char *dst, float value) noexcept nogil:
-    """Writes C's "%f" of value (promoted to double: the exact binary value
-    rounded to 6 decimals, half to even, as rint rounds) at dst; returns the
-    end. The caller has checked that value is finite and within FIXED6_LIMIT."""
+    """Writes "%f" of value as Python prints it at dst (C's for a number:
+    promoted to double, the exact binary value rounded to 6 decimals, half
+    to even, as rint rounds; "nan" without a sign); returns the end."""
     cdef double x = <double>value
+    cdef char tmp[64]
+    cdef int n = 0, j
+    if isnan(x):
+        memcpy(dst, b"nan", 3)
+        return dst + 3
+    if not (isfinite(x) and fabs(x) * 1e6 < FIXED6_LIMIT):
+        n = snprintf(tmp, sizeof(tmp), "%f", x)
+        memcpy(dst, tmp, n)
+        return dst + n
     cdef unsigned long long v = <unsigned long long>rint(fabs(x) * 1e6)
     cdef unsigned long long ip = v // 1000000, frac = v % 1000000
-    cdef char digits[20]
-    cdef int n = 0, j
     if signbit(x):
         dst[0] = 45  # "-", as printf writes it for -0.0 and for what rounds to 0 from below
         dst += 1
     while True:
-        digits[n] = <char>(48 + ip % 10)
+        tmp[n] = <char>(48 + ip % 10)
         n += 1
         ip //= 10
         if ip == 0:
             break
     for j in range(n):
-        dst[j] = digits[n - 1 - j]
+        dst[j] = tmp[n - 1 - j]
     dst += n
     dst[0] = 46  # "."
     for j in range(6, 0, -1):
@@ -81,10 +109,10 @@ cdef inline char *fixed6(char *dst, float value) noexcept nogil:
 
 def text_rows(const uint8_t[::1] blob, const int64_t[::1] offsets, const float[:, ::1] values, int64_t start,
               bint trailing_space):
-    """The text rows of words start..start+len(values), each value as C's
-    "%f": word2vec.c's "word v1 ... vD \\n" (trailing_space) or glove.c's
-    "word v1 ... vD\\n". None when a value is not finite or too large for
-    the exact path (the caller formats those with Python's "%f")."""
+    """The text rows of words start..start+len(values), each value as
+    Python's "%f": word2vec.c's "word v1 ... vD \\n" (trailing_space) or
+    glove.c's "word v1 ... vD\\n". The bytes are sized exactly first, so
+    the only scratch is the result."""
     cdef int64_t count = values.shape[0], dim = values.shape[1], i, k, n
     if start < 0 or start + count + 1 > offsets.shape[0]:
         raise ValueError("rows past the end of the words")
@@ -93,18 +121,13 @@ def text_rows(const uint8_t[::1] blob, const int64_t[::1] offsets, const float[:
     for i in range(start, start + count):
         if offsets[i + 1] < offsets[i]:
             raise ValueError("word offsets must not decrease")
-    cdef bint exact = True
+    cdef int64_t size = offsets[start + count] - offsets[start] + count * (dim + 1 + trailing_space)
     with nogil:
         for i in range(count):
             for k in range(dim):
-                if not (isfinite(values[i, k]) and fabs(values[i, k]) * 1e6 < FIXED6_LIMIT):
-                    exact = False
-    if not exact:
-        return None
-    cdef int64_t most = offsets[start + count] - offsets[start] + count * (dim * FIXED6_WIDTH + 2)
-    buf = PyBytes_FromStringAndSize(NULL, most)
-    cdef char *dst = PyBytes_AS_STRING(buf)
-    cdef char *begin = dst
+                size += fixed6_size(values[i, k])
+    out = PyBytes_FromStringAndSize(NULL, size)
+    cdef char *dst = PyBytes_AS_STRING(out)
     cdef const uint8_t *words = &blob[0] if blob.shape[0] else NULL
     with nogil:
         for i in range(count):
@@ -125,4 +148,4 @@ def text_rows(const uint8_t[::1] blob, const int64_t[::1] offsets, const float[:
                     dst += 1
             dst[0] = 10
             dst += 1
-    return buf[:dst - begin]
+    return out

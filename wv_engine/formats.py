@@ -243,10 +243,10 @@ def _surrogateescape_utf8(word: str) -> bytes:
 
 
 SAVE_BLOCK_VALUES = 1 << 18  # values written at a time: the scratch stays small whatever the matrix
-# bytes of temporaries a value takes while its block is written: formatted as text (at most 25
-# bytes, twice; far more on the Python path for values the compiled rows refuse), or copied into
-# the binary rows
-_SCRATCH_PER_VALUE = {"word2vec-txt": 144, "glove-txt": 144, "word2vec-bin": 8, "native": 4}
+# bytes of temporaries a value takes while its block is written: a float32 copy and its text
+# (_formats.FIXED6_MOST and a space at most), or a copy in the binary rows
+_SCRATCH_PER_VALUE = {"word2vec-txt": 4 + _formats.FIXED6_MOST + 1, "glove-txt": 4 + _formats.FIXED6_MOST + 1,
+                      "word2vec-bin": 8, "native": 4}
 
 
 def _row_blocks(vectors: VectorsLike) -> Iterator[tuple[int, np.ndarray]]:
@@ -267,21 +267,11 @@ def save_scratch_bytes(rows: int, dim: int, format: str | None = None) -> int:
 
 
 def _text_rows(vectors: VectorsLike, words: _Words, trailing_space: bool) -> Iterator[bytes]:
-    """Text rows with C's "%f" (6 decimals, as a float promoted to double prints with "%lf"):
+    """Text rows with "%f" (6 decimals, as a float promoted to double prints with C's "%lf"):
     word2vec.c's "word v1 ... vD \\n" (`trailing_space`) or glove.c's "word v1 ... vD\\n"."""
-    dim = vectors.dim
     for start, block in _row_blocks(vectors):
         block = np.ascontiguousarray(block, dtype=np.float32)
-        rows = _formats.text_rows(words.blob, words.offsets, block, start, trailing_space)  # one compiled loop
-        if rows is not None:
-            yield rows
-            continue
-        # values the compiled loop cannot format exactly (not finite, or past 4.5e9)
-        fmt = (" " + "%f " * dim) if trailing_space else " %f" * dim
-        yield b"".join(
-            words.blob[words.offsets[start + j]:words.offsets[start + j + 1]].tobytes()
-            + (fmt % tuple(row)).encode("ascii") + b"\n"
-            for j, row in enumerate(block.tolist()))
+        yield _formats.text_rows(words.blob, words.offsets, block, start, trailing_space)  # one compiled loop
 
 
 def save_word2vec(vectors: VectorsLike, path: str | os.PathLike, binary: bool = True) -> None:
