@@ -436,7 +436,8 @@ wv_status wv_cooccur_count(const wv_cooc_config *cfg, const int32_t *ids, int64_
         if (c->dense) wv_advise_huge(c->dense, (size_t)layout.cells * sizeof *c->dense);
         c->res = out;
         c->stop = stop;
-        rc = wv_xsort_init(&c->sort, buf_cap, per_thread / 4, cfg->vocab_size, cfg->tmp_dir);
+        /* a pair adds at most `unit` (distance 1); an overflowing dense cell more */
+        rc = wv_xsort_init(&c->sort, buf_cap, per_thread / 4, cfg->vocab_size, out->unit, cfg->tmp_dir);
         if (!c->dense) rc = WV_ERR_NOMEM;
     }
     wv_threads threads;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "memory.h"
 
 #define FILE_BUFFER_RECORDS 8192 /* records read from a spilled run at once */
 
@@ -322,21 +323,111 @@ static void sort_records(wv_xrec *a, int64_t n, int32_t key_limit) {
     flag_sort(a, n, bits, top);
 }
 
+/* Packed records sorted by their bits [low, top) in digits from the top, as
+ * flag_sort does, wider digits while many records are left. Each level's
+ * bucket counts are in `scratch` (PACKED_SCRATCH per level), not on the
+ * stack, which may be small on a thread the caller started. */
+#define PACKED_WIDE_MIN (1 << 16)
+#define PACKED_WIDE_BITS 10
+#define PACKED_SCRATCH (3 << PACKED_WIDE_BITS)
+
+static void insertion_sort_packed(uint64_t *a, int64_t n) {
+    for (int64_t i = 1; i < n; i++) {
+        uint64_t v = a[i];
+        int64_t j = i;
+        while (j > 0 && a[j - 1] > v) {
+            a[j] = a[j - 1];
+            j--;
+        }
+        a[j] = v;
+    }
+}
+
+static void packed_sort(uint64_t *a, int64_t n, int top, int low, int64_t *scratch) {
+    if (n <= SORT_SMALL) {
+        insertion_sort_packed(a, n);
+        return;
+    }
+    int width = n >= PACKED_WIDE_MIN ? PACKED_WIDE_BITS : 8;
+    int shift = top - width > 0 ? top - width : 0;
+    unsigned mask = (1u << width) - 1, buckets = mask + 1;
+    int64_t *count = scratch, *head = count + buckets, *end = head + buckets;
+    memset(count, 0, buckets * sizeof *count);
+    for (int64_t i = 0; i < n; i++) count[(a[i] >> shift) & mask]++;
+    int64_t at = 0;
+    for (unsigned d = 0; d < buckets; d++) {
+        head[d] = at;
+        at += count[d];
+        end[d] = at;
+    }
+    for (unsigned d = 0; d < buckets; d++) {
+        while (head[d] < end[d]) {
+            uint64_t v = a[head[d]];
+            unsigned vd = (unsigned)(v >> shift) & mask;
+            while (vd != d) {
+                uint64_t t = a[head[vd]];
+                a[head[vd]++] = v;
+                v = t;
+                vd = (unsigned)(v >> shift) & mask;
+            }
+            a[head[d]++] = v;
+        }
+    }
+    if (shift <= low) return;
+    for (unsigned d = 0; d < buckets; d++)
+        if (count[d] > 1) packed_sort(a + end[d] - count[d], count[d], shift, low, scratch + PACKED_SCRATCH);
+}
+
+/* Sorts packed records by key: bits [value_bits, 2 key_bits + value_bits). */
+static wv_status sort_packed(const wv_xsort *s) {
+    int top = 2 * s->key_bits + s->value_bits, levels = (top - s->value_bits + 7) / 8 + 1;
+    int64_t *scratch = malloc((size_t)levels * PACKED_SCRATCH * sizeof *scratch);
+    if (!scratch) return WV_ERR_NOMEM;
+    packed_sort(s->packed, s->packed_len, top, s->value_bits, scratch);
+    free(scratch);
+    return WV_OK;
+}
+
 /* ---- a sorter ----------------------------------------------------------------- */
-wv_status wv_xsort_init(wv_xsort *s, int64_t buf_records, size_t mem_cap, int32_t key_limit, const char *tmp_dir) {
+/* Records packed into 8 bytes when 2 key halves and the value fit, a
+ * 64th of the memory then kept for those that do not. */
+#define UNPACKED_SHARE 64
+
+wv_status wv_xsort_init(wv_xsort *s, int64_t buf_records, size_t mem_cap, int32_t key_limit, int64_t max_value,
+                        const char *tmp_dir) {
     memset(s, 0, sizeof *s);
-    s->cap = buf_records;
     s->mem_cap = mem_cap;
     s->key_limit = key_limit;
     s->tmp_dir = tmp_dir;
-    s->buf = malloc((size_t)(buf_records > 0 ? buf_records : 1) * sizeof *s->buf);
+    s->packed_max = -1;
+    if (buf_records < 1) buf_records = 1;
+    int bits = 1, vbits = 1;
+    while (bits < 31 && ((int64_t)1 << bits) < key_limit) bits++;
+    while (vbits < 62 && ((int64_t)1 << vbits) <= max_value) vbits++;
+    s->key_bits = bits;
+    s->value_bits = vbits;
+    if (max_value > 0 && 2 * bits + vbits <= 64 && buf_records >= 2 * UNPACKED_SHARE) {
+        s->cap = buf_records / UNPACKED_SHARE;
+        s->packed_cap = 2 * (buf_records - s->cap);
+        s->packed = malloc((size_t)s->packed_cap * sizeof *s->packed);
+        if (!s->packed) return WV_ERR_NOMEM;
+        wv_advise_huge(s->packed, (size_t)s->packed_cap * sizeof *s->packed);
+        s->packed_max = max_value;
+    } else {
+        s->cap = buf_records;
+    }
+    s->buf = malloc((size_t)s->cap * sizeof *s->buf);
     return s->buf ? WV_OK : WV_ERR_NOMEM;
 }
 
 void wv_xsort_free_buffer(wv_xsort *s) {
     free(s->buf);
+    free(s->packed);
     s->buf = NULL;
+    s->packed = NULL;
     s->len = s->cap = 0;
+    s->packed_len = s->packed_cap = 0;
+    s->packed_max = -1;
 }
 
 void wv_xsort_free(wv_xsort *s) {
@@ -368,31 +459,99 @@ static wv_status compact_file_runs(wv_xsort *s) {
     return WV_OK;
 }
 
-wv_status wv_xsort_flush(wv_xsort *s) {
-    if (s->len == 0) return WV_OK;
-    sort_records(s->buf, s->len, s->key_limit);
-    int64_t m = 0;
-    for (int64_t i = 0; i < s->len; i++) {
-        if (m && s->buf[m - 1].key == s->buf[i].key) s->buf[m - 1].value += s->buf[i].value;
-        else s->buf[m++] = s->buf[i];
-    }
-    s->len = 0;
-    size_t bytes = (size_t)m * sizeof(wv_xrec);
-    wv_xrun run = {NULL, NULL, m};
-    if (s->mem_bytes + bytes <= s->mem_cap) {
-        run.mem = malloc(bytes);
-        if (!run.mem) return WV_ERR_NOMEM;
-        memcpy(run.mem, s->buf, bytes);
-        s->mem_bytes += bytes;
-    } else {
-        run.file = open_spill(s->tmp_dir);
-        if (!run.file) return WV_ERR_IO;
-        if (fwrite(s->buf, sizeof(wv_xrec), (size_t)m, run.file) != (size_t)m || fflush(run.file)) {
-            fclose(run.file);
-            return WV_ERR_IO;
+/* The records of the sorted buffers in key order, equal keys summed. */
+typedef struct {
+    const wv_xsort *s;
+    int64_t i, j; /* next packed record, next unpacked one */
+} buffer_walk;
+
+static inline uint64_t packed_key(const wv_xsort *s, uint64_t p) {
+    uint64_t k = p >> s->value_bits;
+    return (k >> s->key_bits) << 32 | (k & (((uint64_t)1 << s->key_bits) - 1));
+}
+
+/* Stores the next record in *out: 1, or 0 at the end. */
+static int walk_next(buffer_walk *w, wv_xrec *out) {
+    const wv_xsort *s = w->s;
+    const uint64_t value_mask = ((uint64_t)1 << s->value_bits) - 1;
+    int have = 0;
+    for (;;) {
+        int packed;
+        uint64_t key;
+        if (w->i < s->packed_len) {
+            key = packed_key(s, s->packed[w->i]);
+            packed = w->j >= s->len || key <= s->buf[w->j].key;
+            if (!packed) key = s->buf[w->j].key;
+        } else if (w->j < s->len) {
+            key = s->buf[w->j].key;
+            packed = 0;
+        } else {
+            return have;
         }
-        s->spilled++;
-        s->n_file_runs++;
+        if (have && key != out->key) return 1;
+        int64_t value = packed ? (int64_t)(s->packed[w->i++] & value_mask) : s->buf[w->j++].value;
+        if (have) {
+            out->value += value;
+        } else {
+            out->key = key;
+            out->value = value;
+            have = 1;
+        }
+    }
+}
+
+/* At most the records the walk makes: the distinct keys of each buffer. */
+static int64_t walk_bound(const wv_xsort *s) {
+    int64_t m = 0;
+    for (int64_t i = 0; i < s->packed_len; i++)
+        m += i == 0 || s->packed[i] >> s->value_bits != s->packed[i - 1] >> s->value_bits;
+    for (int64_t j = 0; j < s->len; j++) m += j == 0 || s->buf[j].key != s->buf[j - 1].key;
+    return m;
+}
+
+/* The walk into a new spilled run. */
+static wv_status spill_walk(wv_xsort *s, buffer_walk *w, wv_xrun *run) {
+    run->file = open_spill(s->tmp_dir);
+    if (!run->file) return WV_ERR_IO;
+    wv_xrec chunk[512];
+    size_t k = 0;
+    int more = 1;
+    while (more) {
+        more = walk_next(w, &chunk[k]);
+        k += (size_t)more;
+        if (k == sizeof chunk / sizeof *chunk || (!more && k)) {
+            if (fwrite(chunk, sizeof *chunk, k, run->file) != k) return WV_ERR_IO;
+            run->n += (int64_t)k;
+            k = 0;
+        }
+    }
+    if (fflush(run->file)) return WV_ERR_IO;
+    s->spilled++;
+    s->n_file_runs++;
+    return WV_OK;
+}
+
+wv_status wv_xsort_flush(wv_xsort *s) {
+    if (s->len == 0 && s->packed_len == 0) return WV_OK;
+    if (s->packed_len && sort_packed(s) != WV_OK) return WV_ERR_NOMEM;
+    if (s->len) sort_records(s->buf, s->len, s->key_limit);
+    int64_t most = walk_bound(s);
+    buffer_walk w = {s, 0, 0};
+    wv_xrun run = {NULL, NULL, 0};
+    wv_status rc = WV_OK;
+    if (s->mem_bytes + (size_t)most * sizeof(wv_xrec) <= s->mem_cap) {
+        run.mem = malloc((size_t)most * sizeof *run.mem);
+        if (!run.mem) return WV_ERR_NOMEM;
+        wv_advise_huge(run.mem, (size_t)most * sizeof *run.mem);
+        while (walk_next(&w, &run.mem[run.n])) run.n++;
+        s->mem_bytes += (size_t)run.n * sizeof(wv_xrec);
+    } else {
+        rc = spill_walk(s, &w, &run);
+    }
+    s->len = s->packed_len = 0;
+    if (rc != WV_OK) {
+        run_free(&run);
+        return rc;
     }
     if (runs_push(&s->runs, run)) {
         run_free(&run);

@@ -44,7 +44,7 @@ def test_cooccurrence_counter_frees_everything_and_agrees_across_threads(tmp_pat
 
 
 def test_external_sort_sums_spills_and_frees_everything(tmp_path):
-    out, spill = run_sanitized(tmp_path, "extsort_test", ("extsort.c",))
+    out, spill = run_sanitized(tmp_path, "extsort_test", ("extsort.c", "hugepages.c"))
     assert out.rstrip().endswith("ok")
     assert os.listdir(spill) == []
 

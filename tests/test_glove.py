@@ -80,7 +80,7 @@ def test_spilling_really_happens_and_fan_in_is_bounded(tmp_path):
     from wv_engine import _glove
     from wv_engine.corpus import encode
 
-    lines = zipf_text(n_lines=3000, vocab=3000, seed=5)
+    lines = zipf_text(n_lines=7000, vocab=3000, seed=5)
     corpus = [ln.split() for ln in lines]
     vocab = Vocabulary.build(corpus, min_count=1)
     enc = encode(corpus, vocab.words_as_bytes())
@@ -126,6 +126,39 @@ def test_large_vocabulary_counts_equal_numpy_on_any_thread_count(tmp_path, threa
     keys, counts = numpy_upper_counts(ids, window)
     assert np.array_equal((rows.astype(np.int64) << 32) | cols, keys)  # sorted, each cell once
     np.testing.assert_array_equal(values, counts)  # a self-pair is one record
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("V,window,memory_limit", [(200_000, 20, 1 << 28), (300_000, 20, 1 << 28),
+                                                   (300_000, 20, 4 * 16 * 4096 * 4), (300, 3, 4 * 16 * 4096 * 4)])
+def test_weighted_units_equal_numpy_whether_records_pack_or_not(tmp_path, V, window, memory_limit):
+    """The sort holds a record in 8 bytes when its key and value fit in 64
+    bits (ids below 2^18 with window 20's 28-bit unit), else in 16 (ids past
+    2^18); the sums in units are the same either way, with runs kept in
+    memory or spilled and merged."""
+    from wv_engine import _glove
+
+    rng = np.random.default_rng(11)
+    n = 200_000
+    ids = np.where(rng.random(n) < 0.5, rng.integers(0, min(V, 300), n), rng.integers(0, V, n))
+    ids[rng.random(n) < 0.01] = -1
+    ids = ids.astype(np.int32)
+    job = _glove.CooccurrenceCount(ids, V, window, True, 2, memory_limit, str(tmp_path))
+    job.run()
+    rows, cols, units, unit = job.upper_units()
+    sentence = np.cumsum(ids < 0)
+    keys, weights = [], []
+    for d in range(1, window + 1):
+        a, b = ids[:-d], ids[d:]
+        ok = (a >= 0) & (b >= 0) & (sentence[:-d] == sentence[d:])
+        lo, hi = np.minimum(a[ok], b[ok]).astype(np.int64), np.maximum(a[ok], b[ok]).astype(np.int64)
+        keys.append((lo << 32) | hi)
+        weights.append(np.full(len(lo), (unit + d // 2) // d, np.int64))
+    expected_keys, inverse = np.unique(np.concatenate(keys), return_inverse=True)
+    expected = np.zeros(len(expected_keys), np.int64)
+    np.add.at(expected, inverse, np.concatenate(weights))
+    assert np.array_equal((rows.astype(np.int64) << 32) | cols, expected_keys)
+    np.testing.assert_array_equal(units, expected)
     assert os.listdir(tmp_path) == []
 
 

@@ -16,7 +16,9 @@
 
 #include "extsort.h"
 
-enum { N_RECORDS = 120000, KEY_LIMIT = 3000, N_SORTERS = 3, BUF_RECORDS = 500, N_EXTRA = 2000 };
+/* Values in [0, PACKED_MAX] are held packed, the others (negative or
+ * larger) in 16 bytes: each buffer sorted holds both kinds. */
+enum { N_RECORDS = 120000, KEY_LIMIT = 3000, N_SORTERS = 3, BUF_RECORDS = 500, N_EXTRA = 2000, PACKED_MAX = 700 };
 
 static uint64_t rng_state = 88172645463325252ULL;
 
@@ -89,7 +91,7 @@ static uint64_t random_key(void) {
  * the failure leaves nothing behind. */
 static int check_io_error(void) {
     wv_xsort s;
-    if (wv_xsort_init(&s, 16, 0, KEY_LIMIT, "/nonexistent/wv_extsort_test")) return 1;
+    if (wv_xsort_init(&s, 16, 0, KEY_LIMIT, 0, "/nonexistent/wv_extsort_test")) return 1;
     wv_status rc = WV_OK;
     for (int i = 0; i < 16 && rc == WV_OK; i++) rc = wv_xsort_add(&s, random_key(), 1);
     wv_xsort_free(&s);
@@ -120,7 +122,7 @@ int main(int argc, char **argv) {
     int failed = 0;
     int64_t spilled = 0, merges = 0, added_below = 0;
     for (int t = 0; t < N_SORTERS; t++)
-        if (wv_xsort_init(&sorters[t], BUF_RECORDS, 3 * BUF_RECORDS * sizeof(wv_xrec), KEY_LIMIT, dir)) return 2;
+        if (wv_xsort_init(&sorters[t], BUF_RECORDS, 3 * BUF_RECORDS * sizeof(wv_xrec), KEY_LIMIT, PACKED_MAX, dir)) return 2;
     for (int64_t i = 0; i < N_RECORDS && !failed; i++) {
         wv_xrec r = {random_key(), (int64_t)(next_random() % 2001) - 1000};
         ref[i] = r;
