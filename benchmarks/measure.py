@@ -176,6 +176,10 @@ def run_measured(cmd: list[str], *, stdout_path: str, stderr_path: str, timeout:
 
 def _run(m: Measurement, stdin, stdout_path: str, stderr_path: str, timeout: float | None,
          env: dict | None, cwd: str | None, poll_proc: bool) -> Measurement:
+    # What the previous command left to write back (a peer's temporary files run to gigabytes)
+    # goes to disk first: pending writeback slowed the next command's reading of a cached
+    # corpus 3.5x on the development VM (docs/performance.md, "GloVe counting").
+    os.sync()
     with open(stdout_path, "wb") as out, open(stderr_path, "wb") as err:
         parent_hwm = _status_kib("self").get(b"VmHWM:")
         m.parent_hwm_at_spawn_mib = parent_hwm / 1024.0 if parent_hwm else None
