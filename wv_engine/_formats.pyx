@@ -9,11 +9,9 @@ from libc.string cimport memcpy
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 
 
-def binary_rows(const uint8_t[::1] blob, const int64_t[::1] offsets, const uint8_t[:, ::1] floats,
-                int64_t start):
-    """The rows of words start..start+len(floats): word i's bytes are
-    blob[offsets[i]:offsets[i + 1]], its vector's bytes floats[i - start]."""
-    cdef int64_t count = floats.shape[0], width = floats.shape[1], i, n
+cdef check_rows(const uint8_t[::1] blob, const int64_t[::1] offsets, int64_t start, int64_t count):
+    """Words start..start+count lie within offsets, and their bytes within blob."""
+    cdef int64_t i
     if start < 0 or start + count + 1 > offsets.shape[0]:
         raise ValueError("rows past the end of the words")
     if count and (offsets[start] < 0 or offsets[start + count] > blob.shape[0]):
@@ -21,20 +19,34 @@ def binary_rows(const uint8_t[::1] blob, const int64_t[::1] offsets, const uint8
     for i in range(start, start + count):
         if offsets[i + 1] < offsets[i]:
             raise ValueError("word offsets must not decrease")
+
+
+cdef inline char *put_word(char *dst, const uint8_t *words, const int64_t[::1] offsets, int64_t i) noexcept nogil:
+    """Copies word i's bytes to dst; returns the end."""
+    cdef int64_t n = offsets[i + 1] - offsets[i]
+    if n:
+        memcpy(dst, words + offsets[i], n)
+    return dst + n
+
+
+def binary_rows(const uint8_t[::1] blob, const int64_t[::1] offsets, const uint8_t[:, ::1] floats,
+                int64_t start):
+    """The rows of words start..start+len(floats): word i's bytes are
+    blob[offsets[i]:offsets[i + 1]], its vector's bytes floats[i - start]."""
+    cdef int64_t count = floats.shape[0], width = floats.shape[1], i
+    check_rows(blob, offsets, start, count)
     cdef int64_t size = offsets[start + count] - offsets[start] + count * (width + 2)
     out = PyBytes_FromStringAndSize(NULL, size)
     cdef char *dst = PyBytes_AS_STRING(out)
     cdef const uint8_t *words = &blob[0] if blob.shape[0] else NULL
     with nogil:
         for i in range(count):
-            n = offsets[start + i + 1] - offsets[start + i]
-            if n:
-                memcpy(dst, words + offsets[start + i], n)
-            dst[n] = 32
+            dst = put_word(dst, words, offsets, start + i)
+            dst[0] = 32
             if width:
-                memcpy(dst + n + 1, &floats[i, 0], width)
-            dst[n + 1 + width] = 10
-            dst += n + width + 2
+                memcpy(dst + 1, &floats[i, 0], width)
+            dst[1 + width] = 10
+            dst += width + 2
     return out
 
 
@@ -113,14 +125,8 @@ def text_rows(const uint8_t[::1] blob, const int64_t[::1] offsets, const float[:
     Python's "%f": word2vec.c's "word v1 ... vD \\n" (trailing_space) or
     glove.c's "word v1 ... vD\\n". The bytes are sized exactly first, so
     the only scratch is the result."""
-    cdef int64_t count = values.shape[0], dim = values.shape[1], i, k, n
-    if start < 0 or start + count + 1 > offsets.shape[0]:
-        raise ValueError("rows past the end of the words")
-    if count and (offsets[start] < 0 or offsets[start + count] > blob.shape[0]):
-        raise ValueError("word offsets past the end of the blob")
-    for i in range(start, start + count):
-        if offsets[i + 1] < offsets[i]:
-            raise ValueError("word offsets must not decrease")
+    cdef int64_t count = values.shape[0], dim = values.shape[1], i, k
+    check_rows(blob, offsets, start, count)
     cdef int64_t size = offsets[start + count] - offsets[start] + count * (dim + 1 + trailing_space)
     with nogil:
         for i in range(count):
@@ -131,10 +137,7 @@ def text_rows(const uint8_t[::1] blob, const int64_t[::1] offsets, const float[:
     cdef const uint8_t *words = &blob[0] if blob.shape[0] else NULL
     with nogil:
         for i in range(count):
-            n = offsets[start + i + 1] - offsets[start + i]
-            if n:
-                memcpy(dst, words + offsets[start + i], n)
-            dst += n
+            dst = put_word(dst, words, offsets, start + i)
             if trailing_space:
                 dst[0] = 32
                 dst += 1
