@@ -462,7 +462,8 @@ static wv_status compact_file_runs(wv_xsort *s) {
 /* The records of the sorted buffers in key order, equal keys summed. */
 typedef struct {
     const wv_xsort *s;
-    int64_t i, j; /* next packed record, next unpacked one */
+    int64_t i, j;     /* next packed record, next unpacked one */
+    int64_t n_packed; /* the packed records walked: all, or none */
 } buffer_walk;
 
 static inline uint64_t packed_key(const wv_xsort *s, uint64_t p) {
@@ -478,7 +479,7 @@ static int walk_next(buffer_walk *w, wv_xrec *out) {
     for (;;) {
         int packed;
         uint64_t key;
-        if (w->i < s->packed_len) {
+        if (w->i < w->n_packed) {
             key = packed_key(s, s->packed[w->i]);
             packed = w->j >= s->len || key <= s->buf[w->j].key;
             if (!packed) key = s->buf[w->j].key;
@@ -501,9 +502,9 @@ static int walk_next(buffer_walk *w, wv_xrec *out) {
 }
 
 /* At most the records the walk makes: the distinct keys of each buffer. */
-static int64_t walk_bound(const wv_xsort *s) {
+static int64_t walk_bound(const wv_xsort *s, int64_t n_packed) {
     int64_t m = 0;
-    for (int64_t i = 0; i < s->packed_len; i++)
+    for (int64_t i = 0; i < n_packed; i++)
         m += i == 0 || s->packed[i] >> s->value_bits != s->packed[i - 1] >> s->value_bits;
     for (int64_t j = 0; j < s->len; j++) m += j == 0 || s->buf[j].key != s->buf[j - 1].key;
     return m;
@@ -531,12 +532,14 @@ static wv_status spill_walk(wv_xsort *s, buffer_walk *w, wv_xrun *run) {
     return WV_OK;
 }
 
-wv_status wv_xsort_flush(wv_xsort *s) {
-    if (s->len == 0 && s->packed_len == 0) return WV_OK;
-    if (s->packed_len && sort_packed(s) != WV_OK) return WV_ERR_NOMEM;
+/* Sorts the 16-byte buffer, and the packed one too with `packed`, into a run. */
+static wv_status flush_buffers(wv_xsort *s, int packed) {
+    int64_t n_packed = packed ? s->packed_len : 0;
+    if (s->len == 0 && n_packed == 0) return WV_OK;
+    if (n_packed && sort_packed(s) != WV_OK) return WV_ERR_NOMEM;
     if (s->len) sort_records(s->buf, s->len, s->key_limit);
-    int64_t most = walk_bound(s);
-    buffer_walk w = {s, 0, 0};
+    int64_t most = walk_bound(s, n_packed);
+    buffer_walk w = {s, 0, 0, n_packed};
     wv_xrun run = {NULL, NULL, 0};
     wv_status rc = WV_OK;
     if (s->mem_bytes + (size_t)most * sizeof(wv_xrec) <= s->mem_cap) {
@@ -548,7 +551,8 @@ wv_status wv_xsort_flush(wv_xsort *s) {
     } else {
         rc = spill_walk(s, &w, &run);
     }
-    s->len = s->packed_len = 0;
+    s->len = 0;
+    if (packed) s->packed_len = 0;
     if (rc != WV_OK) {
         run_free(&run);
         return rc;
@@ -560,3 +564,10 @@ wv_status wv_xsort_flush(wv_xsort *s) {
     if (s->n_file_runs >= WV_XSORT_FAN_IN) return compact_file_runs(s);
     return WV_OK;
 }
+
+wv_status wv_xsort_flush(wv_xsort *s) { return flush_buffers(s, 1); }
+
+/* The 16-byte buffer alone is full (records that do not pack are few, but
+ * may come in bursts): it becomes a run of its own, and the packed buffer
+ * goes on filling. */
+wv_status wv_xsort_flush_unpacked(wv_xsort *s) { return flush_buffers(s, s->packed_max < 0); }

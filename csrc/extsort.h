@@ -65,6 +65,8 @@ wv_status wv_xsort_init(wv_xsort *s, int64_t buf_records, size_t mem_cap, int32_
                         const char *tmp_dir);
 /* Sorts the buffers into a run (nothing if they are empty). */
 wv_status wv_xsort_flush(wv_xsort *s);
+/* Sorts the 16-byte buffer into a run (with nothing packed: both buffers). */
+wv_status wv_xsort_flush_unpacked(wv_xsort *s);
 
 static inline wv_status wv_xsort_add(wv_xsort *s, uint64_t key, int64_t value) {
     if (value >= 0 && value <= s->packed_max) {
@@ -75,7 +77,7 @@ static inline wv_status wv_xsort_add(wv_xsort *s, uint64_t key, int64_t value) {
     }
     s->buf[s->len].key = key;
     s->buf[s->len].value = value;
-    if (++s->len == s->cap) return wv_xsort_flush(s);
+    if (++s->len == s->cap) return wv_xsort_flush_unpacked(s);
     return WV_OK;
 }
 
