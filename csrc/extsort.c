@@ -315,10 +315,8 @@ static void flag_sort(wv_xrec *a, int64_t n, int bits, int shift) {
         if (count[d] > 1) flag_sort(a + end[d] - count[d], count[d], bits, shift - 8);
 }
 
-/* Sorts records by key; both halves of every key are below key_limit. */
-static void sort_records(wv_xrec *a, int64_t n, int32_t key_limit) {
-    int bits = 1;
-    while (bits < 31 && ((int64_t)1 << bits) < key_limit) bits++;
+/* Sorts records by key; both halves of every key are below 2^bits. */
+static void sort_records(wv_xrec *a, int64_t n, int bits) {
     int top = (2 * bits - 1) / 8 * 8; /* shift of the digit holding the top bit */
     flag_sort(a, n, bits, top);
 }
@@ -397,7 +395,6 @@ wv_status wv_xsort_init(wv_xsort *s, int64_t buf_records, size_t mem_cap, int32_
                         const char *tmp_dir) {
     memset(s, 0, sizeof *s);
     s->mem_cap = mem_cap;
-    s->key_limit = key_limit;
     s->tmp_dir = tmp_dir;
     s->packed_max = -1;
     if (buf_records < 1) buf_records = 1;
@@ -537,7 +534,7 @@ static wv_status flush_buffers(wv_xsort *s, int packed) {
     int64_t n_packed = packed ? s->packed_len : 0;
     if (s->len == 0 && n_packed == 0) return WV_OK;
     if (n_packed && sort_packed(s) != WV_OK) return WV_ERR_NOMEM;
-    if (s->len) sort_records(s->buf, s->len, s->key_limit);
+    if (s->len) sort_records(s->buf, s->len, s->key_bits);
     int64_t most = walk_bound(s, n_packed);
     buffer_walk w = {s, 0, 0, n_packed};
     wv_xrun run = {NULL, NULL, 0};

@@ -47,11 +47,10 @@ typedef struct {
     uint64_t *packed;         /* records not yet sorted, packed: key << value_bits | value */
     int64_t packed_len, packed_cap;
     int64_t packed_max;       /* the largest value that packs; -1: none does */
-    int key_bits, value_bits; /* bits of a key half, of a packed value */
+    int key_bits, value_bits; /* bits of a key half (below the sorter's key_limit), of a packed value */
     wv_xruns runs;
     size_t mem_bytes, mem_cap; /* bytes of runs kept in memory, and their cap */
     int n_file_runs;
-    int32_t key_limit;
     const char *tmp_dir;      /* where runs spill; NULL: /tmp */
     int64_t spilled;          /* runs written to files */
     int64_t merges;           /* merges of spilled runs (bounded fan-in) */
