@@ -1,7 +1,8 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
 """Thin bindings to fastText's character n-grams (csrc/subwords.h): the hash,
-the n-gram rows of a word and of a whole vocabulary, and a word's vector as
-the mean of its rows."""
+the n-gram rows of a word and of a whole vocabulary, a word's vector as
+the mean of its rows, and the rows' training order moved in place
+(csrc/row_order.h)."""
 
 import numpy as np
 from libc.stdint cimport int32_t, int64_t, uint32_t
@@ -11,6 +12,12 @@ cdef extern from "subwords.h":
     uint32_t wv_subword_hash(const unsigned char *s, size_t n) nogil
     int64_t wv_subword_rows(const char *word, size_t len, int minn, int maxn, uint32_t bucket, int64_t first_row,
                             int32_t *out, int64_t cap) nogil
+
+
+cdef extern from "row_order.h":
+    int64_t wv_row_cycles(const int32_t *src, int64_t n, int32_t *cycles, unsigned char *seen) nogil
+    void wv_move_rows(float *matrix, int64_t dim, const int32_t *cycles, int64_t len, int forward,
+                      float *scratch) nogil
 
 
 def _encoded(str word):
@@ -92,3 +99,34 @@ def mean_rows(const float[:, ::1] matrix not None, offsets, rows, float[:, ::1] 
                 for c in range(dim):
                     out[i, c] *= scale
     return out
+
+
+def row_cycles(src):
+    """The cycles of the row permutation new[t] = old[src[t]] (int32: each
+    cycle's positions, its first as -1 - position; rows that stay left
+    out), for move_rows. Raises ValueError when src is not a permutation."""
+    cdef const int32_t[::1] s = np.ascontiguousarray(src, dtype=np.int32)
+    cdef int64_t n = s.shape[0], k = 0
+    cycles = np.empty(max(n, 1), dtype=np.int32)
+    cdef int32_t[::1] c = cycles
+    cdef unsigned char[::1] seen = np.empty(max(n, 1), dtype=np.uint8)
+    if n:
+        with nogil:
+            k = wv_row_cycles(&s[0], n, &c[0], &seen[0])
+    if k < 0:
+        raise ValueError("src is not a permutation of its positions")
+    return cycles[:k].copy()
+
+
+def move_rows(float[:, ::1] matrix not None, cycles, bint forward):
+    """Moves matrix's rows in place by row_cycles' cycles: forward gives
+    new[t] = old[src[t]], otherwise the move is undone."""
+    cdef const int32_t[::1] c = np.ascontiguousarray(cycles, dtype=np.int32)
+    cdef int64_t n = c.shape[0], rows = matrix.shape[0]
+    if n == 0:
+        return
+    if c[0] >= 0 or np.asarray(c).max() >= rows or np.asarray(c).min() < -rows:
+        raise ValueError("cycles do not fit the matrix")
+    cdef float[::1] scratch = np.empty(matrix.shape[1], dtype=np.float32)
+    with nogil:
+        wv_move_rows(&matrix[0, 0], matrix.shape[1], &c[0], n, forward, &scratch[0])

@@ -20,6 +20,7 @@ from . import _subwords, _word2vec, fasttext_bin
 from .errors import FormatError
 from .memory import check_fits, gib
 from .settings import check as _check
+from .subword_order import TrainingOrder
 from .subword_vectors import SubwordVectors
 from .vocab import Vocabulary
 from .word2vec import Word2Vec
@@ -68,6 +69,9 @@ class FastText(Word2Vec):
     """
 
     state_format = "wv_engine.fasttext"  # word2vec_state: a saved FastText is not a saved Word2Vec
+    #: train with the n-gram rows moved into the order training reads them (subword_order;
+    #: the same arithmetic either way: False is for comparisons)
+    train_in_row_order = True
 
     def __init__(self, *, arch: str = "skipgram", loss: str = "ns", dim: int = 100, window: int = 5,
                  negative: int = 5, min_count: int = 5, sample: float = 1e-4, epochs: int = 5,
@@ -94,6 +98,31 @@ class FastText(Word2Vec):
                                                                     "__class__")}
         super().__init__(**settings)
         self._table: tuple[np.ndarray, np.ndarray] | None = None
+        self._row_order: TrainingOrder | None = None  # made with the core that trains in it
+
+    @property
+    def input_vectors(self) -> np.ndarray | None:
+        """The input matrix: the words' rows, then the n-grams' bucket rows,
+        in fastText's layout (put back first if training had moved them)."""
+        self._layout_for_training(False)
+        return self.__dict__.get("_matrix")
+
+    @input_vectors.setter
+    def input_vectors(self, value: np.ndarray | None) -> None:
+        self._layout_for_training(False)  # the matrix given up leaves in fastText's layout
+        self._matrix = value
+
+    def _layout_for_training(self, training: bool) -> None:
+        order, matrix = self.__dict__.get("_row_order"), self.__dict__.get("_matrix")
+        if order is None or matrix is None:
+            return
+        if training:
+            order.apply(matrix)
+        elif order.applied:
+            if self._core is not None and self._core.running:
+                raise RuntimeError("the input rows are being trained: read them between epochs "
+                                   "(callbacks) or after train returns")
+            order.restore(matrix)
 
     @property
     def ngram_buckets(self) -> int:
@@ -198,9 +227,17 @@ class FastText(Word2Vec):
     def _new_weights(self, text) -> None:
         super()._new_weights(text)
         self._table = None
+        self._row_order = None  # in fastText's layout: the setter put the rows back
 
     def _core_options(self) -> dict:
-        return {"subwords": self.subword_table()} if self.ngram_buckets else {}
+        if not self.ngram_buckets:
+            return {}
+        offsets, rows = self.subword_table()
+        if self.train_in_row_order:
+            if self._row_order is None:
+                self._row_order = TrainingOrder(offsets, rows, len(self.vocab), len(self.input_vectors))
+            rows = self._row_order.rows
+        return {"subwords": (offsets, rows)}
 
     # ---- fastText's .bin ---------------------------------------------------
     def save_fasttext(self, path: str | os.PathLike) -> None:

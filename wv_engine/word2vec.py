@@ -286,6 +286,7 @@ class Word2Vec:
         base = schedule["epochs_done"] * encoded.words
 
         def start(e: int) -> None:
+            self._layout_for_training(True)
             # a paused epoch keeps the regions it was taken from
             core.start_epoch(self.epochs_trained, threads, schedule["claim"], schedule["regions"] or self.regions or 0)
 
@@ -313,6 +314,8 @@ class Word2Vec:
                             examples=examples, words=core.words_done - schedule["epochs_done"] * encoded.words,
                             seconds=seconds, alpha=core.alpha)
             schedule.update(epochs_done=schedule["epochs_done"] + 1, **EPOCH_START)
+            if callbacks:
+                self._layout_for_training(False)
             self.record_epoch(stats, es, callbacks, bar.write)
 
         checkpoints = Checkpoints(None if checkpoint is None else os.fspath(checkpoint), checkpoint_every,
@@ -321,8 +324,15 @@ class Word2Vec:
             run_epochs(core, todo, bar, stats, start=start, on_progress=on_progress, finish=finish,
                        checkpoints=checkpoints, halt=core.request_pause, unfinished=unfinished)
         finally:
+            self._layout_for_training(False)
             self._vectors_changed()
         return stats
+
+    def _layout_for_training(self, training: bool) -> None:
+        """Puts the input rows in the order the core trains them (True: the
+        threads are about to start) or back in the model's own (False:
+        something else may read them). One order here; FastText moves its
+        n-gram rows (subword_order)."""
 
     @property
     def schedule_state(self) -> dict | None:

@@ -1,0 +1,63 @@
+"""The order FastText trains its n-gram rows in.
+
+fastText's layout puts n-gram g at row V + hash(g) % bucket: a word's ~20
+n-gram rows lie scattered over the whole bucket matrix (800 MB at the
+defaults), so the rows one training step reads share no cache line and no
+DRAM page. While it trains, FastText moves the rows some word uses to the
+front of the bucket rows, in the order the subword table first names them
+(words by id, most frequent first, each word's n-grams in turn): a frequent
+word's rows are then side by side, and the rows training touches most are
+packed together. The core gets the table in that order; before anything
+else reads the matrix (callbacks, checkpoints, saves, the end of train) the
+rows go back to fastText's layout. Both moves are in place, one cycle of
+the permutation at a time (csrc/row_order.c): rows no word uses stay where
+they are unless a used row takes their place."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _subwords
+
+__all__ = ["TrainingOrder"]
+
+
+class TrainingOrder:
+    """The training order of a subword table's n-gram rows (rows past the
+    V words' own): `rows` is the table renumbered into it; apply() and
+    restore() move a matrix's rows into it and back, in place."""
+
+    def __init__(self, offsets: np.ndarray, rows: np.ndarray, vocab_size: int, matrix_rows: int):
+        V, buckets = int(vocab_size), int(matrix_rows) - int(vocab_size)
+        self.offsets = offsets
+        ngrams = rows[rows >= V] - V
+        _, first = np.unique(ngrams, return_index=True)
+        used = ngrams[np.sort(first)]  # in the order the table first names them
+        U = len(used)
+        # src[t]: the bucket row that training's row t holds. Used rows take
+        # positions 0..U-1; the unused rows they push out go where used rows
+        # left; every other row stays.
+        src = np.arange(buckets, dtype=np.int32)
+        src[:U] = used
+        is_used = np.zeros(buckets, dtype=bool)
+        is_used[used] = True
+        src[used[used >= U]] = np.flatnonzero(~is_used[:U])
+        self._cycles = _subwords.row_cycles(src)
+        position = np.empty(buckets, dtype=np.int32)
+        position[used] = np.arange(U, dtype=np.int32)
+        self.rows = rows.copy()
+        self.rows[rows >= V] = V + position[ngrams]
+        self.vocab_size = V
+        self.applied = False
+
+    def apply(self, matrix: np.ndarray) -> None:
+        """matrix's n-gram rows into training's order (nothing if they are)."""
+        if not self.applied:
+            _subwords.move_rows(matrix[self.vocab_size:], self._cycles, True)
+            self.applied = True
+
+    def restore(self, matrix: np.ndarray) -> None:
+        """matrix's n-gram rows back into fastText's layout (nothing if they are)."""
+        if self.applied:
+            _subwords.move_rows(matrix[self.vocab_size:], self._cycles, False)
+            self.applied = False
