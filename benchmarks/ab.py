@@ -13,6 +13,8 @@ OUT/ab.json.
 DIR is a source tree built in place (python setup.py build_ext --inplace);
 each run is `python -m wv_engine.cli ...` with that tree first on PYTHONPATH.
 The corpus must be plain text (decompress it first: every run reads it).
+Modes sg-sub and cbow-sub run `wv-engine fasttext` at fastText's defaults
+(one epoch, as the others), scored on the words' vectors.
 
 On a machine whose speed drifts (a shared VM: the same command's time moved
 by half within minutes), the medians of each build do not resolve a few per
@@ -23,11 +25,18 @@ cost no evaluation. Where the drift comes in jumps (the same command's time
 doubling from one run to the next), pairs do not cancel it either; the
 ratio of each build's fastest run is then the steadier figure, also
 printed. --before-flags / --after-flags add a build's own flags (for
-instance to give a newer build the older defaults)."""
+instance to give a newer build the older defaults).
+
+--side-by-side runs the two builds of a pair at the same time, each with
+--threads threads (1 on a 2-core machine): whatever the machine does then
+(a neighbour's load, the clock) reaches both, and their ratio holds where
+back-to-back pairs do not (docs/performance.md, "fastText's n-gram rows").
+It measures the builds sharing the caches and memory, one thread each."""
 
 from __future__ import annotations
 
 import argparse
+from concurrent.futures import ThreadPoolExecutor
 import json
 import math
 import os
@@ -43,6 +52,10 @@ WORD2VEC = {
     "cbow-ns": ["--arch", "cbow", "--loss", "ns", "--alpha", "0.05"],
     "sg-hs": ["--arch", "skipgram", "--loss", "hs", "--alpha", "0.025"],
     "cbow-hs": ["--arch", "cbow", "--loss", "hs", "--alpha", "0.05"],
+}
+SUBWORD = {  # fastText's defaults (wv_engine.fasttext.FASTTEXT_DEFAULTS) but one epoch
+    "sg-sub": ["--arch", "skipgram", "--alpha", "0.05"],
+    "cbow-sub": ["--arch", "cbow", "--alpha", "0.05"],
 }
 COMMON = ["--dim", "100", "--window", "5", "--negative", "5", "--sample", "1e-4", "--min-count", "5",
           "--epochs", "1", "--seed", "1"]
@@ -80,6 +93,10 @@ def command(mode: str, corpus: str, out: str, stats: str, threads: int, glove_ep
         return base + ["glove", corpus, "-o", out, "--dim", "100", "--window", "15", "--x-max", "10",
                        "--epochs", str(glove_epochs), "--min-count", "5", "--threads", str(threads), "--seed", "1",
                        "--format", "txt", "--stats-json", stats, "--quiet"]
+    if mode in SUBWORD:
+        return base + ["fasttext", corpus, "-o", out, *SUBWORD[mode], *COMMON, "--ns-exponent", "0.5", "--minn", "3",
+                       "--maxn", "6", "--bucket", "2000000", "--format", "txt", "--threads", str(threads),
+                       "--stats-json", stats, "--quiet"]
     return base + ["word2vec", corpus, "-o", out, *WORD2VEC[mode], *COMMON, "--threads", str(threads),
                    "--stats-json", stats, "--quiet"]
 
@@ -98,25 +115,36 @@ def main(argv=None) -> int:
                    help="evaluate the vectors of the first K repeats only (default: all)")
     p.add_argument("--before-flags", default="", help="flags added to the before build's commands")
     p.add_argument("--after-flags", default="", help="flags added to the after build's commands")
+    p.add_argument("--side-by-side", action="store_true",
+                   help="run the two builds of each pair at the same time (use --threads 1 on 2 cores)")
     a = p.parse_args(argv)
     flags = {"before": a.before_flags.split(), "after": a.after_flags.split()}
     modes = [m for m in a.modes.split(",") if m]
     os.makedirs(a.out, exist_ok=True)
     builds = {"before": os.path.abspath(a.before), "after": os.path.abspath(a.after)}
     runs = []
+
+    def measured(build: str, mode: str, rep: int):
+        tag = f"{build}.{mode}.r{rep}"
+        vectors = os.path.join(a.out, tag + (".bin" if mode in WORD2VEC else ".txt"))
+        stats = os.path.join(a.out, tag + ".json")
+        env = dict(os.environ, PYTHONPATH=builds[build])
+        m = run_measured(command(mode, a.corpus, vectors, stats, a.threads, a.glove_epochs) + flags[build],
+                         stdout_path=os.path.join(a.out, tag + ".out"),
+                         stderr_path=os.path.join(a.out, tag + ".err"), env=env, cwd=a.out)
+        return tag, vectors, stats, m
+
     for rep in range(a.repeats):
         for mode in modes:
             order = ["before", "after"] if rep % 2 == 0 else ["after", "before"]
-            for build in order:
-                tag = f"{build}.{mode}.r{rep}"
-                vectors = os.path.join(a.out, tag + (".txt" if mode == "glove" else ".bin"))
-                stats = os.path.join(a.out, tag + ".json")
-                env = dict(os.environ, PYTHONPATH=builds[build])
-                m = run_measured(command(mode, a.corpus, vectors, stats, a.threads, a.glove_epochs) + flags[build],
-                                 stdout_path=os.path.join(a.out, tag + ".out"),
-                                 stderr_path=os.path.join(a.out, tag + ".err"), env=env, cwd=a.out)
+            if a.side_by_side:
+                with ThreadPoolExecutor(max_workers=2) as pool:
+                    done = list(pool.map(lambda build: measured(build, mode, rep), order))
+            else:
+                done = [measured(build, mode, rep) for build in order]
+            for build, (tag, vectors, stats, m) in zip(order, done):
                 rec = {"build": build, "mode": mode, "repeat": rep, "ok": m.ok, "wall_s": m.wall_s,
-                       "peak_rss_mib": m.peak_rss_mib, "error": m.error}
+                       "peak_rss_mib": m.peak_rss_mib, "error": m.error, "side_by_side": a.side_by_side}
                 if m.ok:
                     rec["stats"] = json.load(open(stats))
                     if a.quality_repeats is None or rep < a.quality_repeats:
