@@ -2,17 +2,18 @@
 
 #include <string.h>
 
-int64_t wv_row_cycles(const int32_t *src, int64_t n, int32_t *cycles, unsigned char *seen) {
+int64_t wv_row_cycles(const int32_t *src, int64_t n, int32_t *cycles, int64_t cap, unsigned char *seen) {
     memset(seen, 0, (size_t)n);
     int64_t k = 0;
     for (int64_t t = 0; t < n; t++) {
         if (src[t] < 0 || src[t] >= n) return -1;
         if (seen[t] || src[t] == t) continue;
+        if (k == cap) return -1;
         seen[t] = 1;
         cycles[k++] = (int32_t)(-1 - t);
         for (int64_t s = src[t]; s != t; s = src[s]) {
             /* a row reached twice, or a source out of range: not a permutation */
-            if (s < 0 || s >= n || seen[s]) return -1;
+            if (s < 0 || s >= n || seen[s] || k == cap) return -1;
             seen[s] = 1;
             cycles[k++] = (int32_t)s;
         }

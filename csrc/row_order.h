@@ -10,11 +10,12 @@
 #include <stdint.h>
 
 /* The cycles of the permutation new[t] = old[src[t]] of n rows, written
- * into cycles (room for n entries): each cycle's positions in turn, its
- * first stored as -1 - position; rows that stay are left out. seen is n
- * bytes of scratch. Returns the entries written, or -1 when src is not a
- * permutation of 0..n-1. */
-int64_t wv_row_cycles(const int32_t *src, int64_t n, int32_t *cycles, unsigned char *seen);
+ * into cycles (room for cap entries, as many as rows move): each cycle's
+ * positions in turn, its first stored as -1 - position; rows that stay
+ * are left out. seen is n bytes of scratch. Returns the entries written,
+ * or -1 when src is not a permutation of 0..n-1 or moves more than cap
+ * rows. */
+int64_t wv_row_cycles(const int32_t *src, int64_t n, int32_t *cycles, int64_t cap, unsigned char *seen);
 
 /* Moves the rows of matrix (dim floats each) by the cycles (len entries,
  * from wv_row_cycles): forward gives new[t] = old[src[t]], otherwise the

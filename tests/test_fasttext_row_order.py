@@ -32,6 +32,10 @@ def test_moving_rows_by_cycles_is_numpys_gather_and_undoes_exactly(n):
 
 
 def test_what_is_not_a_permutation_is_refused():
+    with pytest.raises(ValueError, match="outside"):
+        TrainingOrder(np.array([0, 1, 9], dtype=np.int32), 2, 9)
+    with pytest.raises(ValueError, match="permutation"):  # moves more rows than it was told
+        _subwords.row_cycles(np.array([1, 0, 3, 2], dtype=np.int32), 3)
     with pytest.raises(ValueError, match="permutation"):
         _subwords.row_cycles(np.array([1, 1, 0], dtype=np.int32))
     with pytest.raises(ValueError, match="permutation"):
@@ -45,7 +49,7 @@ def test_the_order_puts_each_words_ngrams_side_by_side_first_named_first():
     words = ["the", "of", "where", "there", "</s>", "whereas"]
     V, buckets = len(words), 5000
     offsets, rows = _subwords.subword_table(words, 3, 6, buckets)
-    order = TrainingOrder(offsets, rows, V, V + buckets)
+    order = TrainingOrder(rows, V, V + buckets)
     assert np.array_equal(order.rows[rows < V], rows[rows < V])  # the words' own rows stay
     first_named = list(dict.fromkeys(rows[rows >= V]))
     assert sorted(set(order.rows[rows >= V] - V)) == list(range(len(first_named)))

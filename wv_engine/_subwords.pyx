@@ -15,7 +15,7 @@ cdef extern from "subwords.h":
 
 
 cdef extern from "row_order.h":
-    int64_t wv_row_cycles(const int32_t *src, int64_t n, int32_t *cycles, unsigned char *seen) nogil
+    int64_t wv_row_cycles(const int32_t *src, int64_t n, int32_t *cycles, int64_t cap, unsigned char *seen) nogil
     void wv_move_rows(float *matrix, int64_t dim, const int32_t *cycles, int64_t len, int forward,
                       float *scratch) nogil
 
@@ -101,21 +101,69 @@ def mean_rows(const float[:, ::1] matrix not None, offsets, rows, float[:, ::1] 
     return out
 
 
-def row_cycles(src):
+def row_cycles(src, int64_t moved=-1):
     """The cycles of the row permutation new[t] = old[src[t]] (int32: each
     cycle's positions, its first as -1 - position; rows that stay left
-    out), for move_rows. Raises ValueError when src is not a permutation."""
+    out), for move_rows. moved: at most how many rows move (default all).
+    Raises ValueError when src is not a permutation or moves more."""
     cdef const int32_t[::1] s = np.ascontiguousarray(src, dtype=np.int32)
     cdef int64_t n = s.shape[0], k = 0
-    cycles = np.empty(max(n, 1), dtype=np.int32)
+    cdef int64_t cap = n if moved < 0 else min(moved, n)
+    cycles = np.empty(max(cap, 1), dtype=np.int32)
     cdef int32_t[::1] c = cycles
     cdef unsigned char[::1] seen = np.empty(max(n, 1), dtype=np.uint8)
     if n:
         with nogil:
-            k = wv_row_cycles(&s[0], n, &c[0], &seen[0])
+            k = wv_row_cycles(&s[0], n, &c[0], cap, &seen[0])
     if k < 0:
-        raise ValueError("src is not a permutation of its positions")
+        raise ValueError("src is not a permutation of its positions moving at most the rows given")
     return cycles[:k].copy()
+
+
+def training_order(rows, int64_t vocab_size, int64_t buckets):
+    """(renumbered, cycles) for a subword table's rows (words' rows below
+    vocab_size, then `buckets` n-gram rows): the bucket rows some word
+    uses take positions 0, 1, ... in the order the table first names them,
+    renumbered gives each entry's row in that order, and cycles
+    (row_cycles) move the bucket rows there. The rows a used one pushes
+    out go where used rows left; every other row stays."""
+    cdef const int32_t[::1] r = np.ascontiguousarray(rows, dtype=np.int32)
+    cdef int64_t n = r.shape[0], k, t, b, U = 0, V = vocab_size, j = 0
+    if n and (np.asarray(r).min() < 0 or np.asarray(r).max() >= V + buckets):
+        raise ValueError("rows lie outside the words' and the buckets' rows")
+    renumbered = np.empty(n, dtype=np.int32)
+    place_of = np.full(max(buckets, 1), -1, dtype=np.int32)
+    used_rows = np.empty(max(min(n, buckets), 1), dtype=np.int32)
+    cdef int32_t[::1] out = renumbered, place = place_of, used = used_rows
+    with nogil:
+        for k in range(n):
+            if r[k] < V:
+                out[k] = r[k]
+                continue
+            b = r[k] - V
+            if place[b] < 0:
+                place[b] = <int32_t>U
+                used[U] = <int32_t>b
+                U += 1
+            out[k] = <int32_t>(V + place[b])
+    pushed_rows = np.empty(max(U, 1), dtype=np.int32)
+    cdef int32_t[::1] pushed = pushed_rows
+    with nogil:
+        for t in range(U):  # rows in the used rows' new places that no word uses
+            if place[t] < 0:
+                pushed[j] = <int32_t>t
+                j += 1
+        for t in range(buckets):  # place becomes src: new[t] = old[src[t]]
+            place[t] = <int32_t>t
+        j = 0
+        for k in range(U):
+            b = used[k]
+            place[k] = <int32_t>b
+            if b >= U:  # its old place takes a row pushed out
+                place[b] = pushed[j]
+                j += 1
+    del pushed_rows, used_rows
+    return renumbered, row_cycles(place_of[:buckets], 2 * U)
 
 
 def move_rows(float[:, ::1] matrix not None, cycles, bint forward):

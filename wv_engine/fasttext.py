@@ -235,7 +235,7 @@ class FastText(Word2Vec):
         offsets, rows = self.subword_table()
         if self.train_in_row_order:
             if self._row_order is None:
-                self._row_order = TrainingOrder(offsets, rows, len(self.vocab), len(self.input_vectors))
+                self._row_order = TrainingOrder(rows, len(self.vocab), len(self.input_vectors))
             rows = self._row_order.rows
         return {"subwords": (offsets, rows)}
 

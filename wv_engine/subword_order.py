@@ -27,27 +27,9 @@ class TrainingOrder:
     V words' own): `rows` is the table renumbered into it; apply() and
     restore() move a matrix's rows into it and back, in place."""
 
-    def __init__(self, offsets: np.ndarray, rows: np.ndarray, vocab_size: int, matrix_rows: int):
-        V, buckets = int(vocab_size), int(matrix_rows) - int(vocab_size)
-        self.offsets = offsets
-        ngrams = rows[rows >= V] - V
-        _, first = np.unique(ngrams, return_index=True)
-        used = ngrams[np.sort(first)]  # in the order the table first names them
-        U = len(used)
-        # src[t]: the bucket row that training's row t holds. Used rows take
-        # positions 0..U-1; the unused rows they push out go where used rows
-        # left; every other row stays.
-        src = np.arange(buckets, dtype=np.int32)
-        src[:U] = used
-        is_used = np.zeros(buckets, dtype=bool)
-        is_used[used] = True
-        src[used[used >= U]] = np.flatnonzero(~is_used[:U])
-        self._cycles = _subwords.row_cycles(src)
-        position = np.empty(buckets, dtype=np.int32)
-        position[used] = np.arange(U, dtype=np.int32)
-        self.rows = rows.copy()
-        self.rows[rows >= V] = V + position[ngrams]
-        self.vocab_size = V
+    def __init__(self, rows: np.ndarray, vocab_size: int, matrix_rows: int):
+        self.vocab_size = int(vocab_size)
+        self.rows, self._cycles = _subwords.training_order(rows, self.vocab_size, int(matrix_rows) - self.vocab_size)
         self.applied = False
 
     def apply(self, matrix: np.ndarray) -> None:
