@@ -121,6 +121,43 @@ def test_an_epoch_that_raises_leaves_fastTexts_layout(monkeypatch, truth):
     np.testing.assert_array_equal(ordered.input_vectors, plain.input_vectors)
 
 
+def test_the_flag_moves_with_the_rows_in_one_call():
+    matrix = np.arange(12, dtype=np.float32).reshape(4, 3)
+    cycles = _subwords.row_cycles(np.array([1, 0, 3, 2], dtype=np.int32))
+    moved = np.zeros(1, dtype=np.uint8)
+    _subwords.move_rows(matrix, cycles, True, moved)
+    assert moved[0] == 1 and matrix[0, 0] == 3
+    _subwords.move_rows(matrix, cycles, True, moved)  # says moved: nothing happens
+    assert matrix[0, 0] == 3
+    _subwords.move_rows(matrix, cycles, False, moved)
+    assert moved[0] == 0 and matrix[0, 0] == 0
+
+
+def test_another_thread_may_not_read_the_rows_while_train_runs(truth):
+    import threading
+    _, lines = truth.morphology(sentences=100)
+    model = small()
+    model.build_vocab(lines)
+    model._core = model._make_core()
+    model._layout_for_training(True)
+    errors = []
+
+    def read():
+        try:
+            model.input_vectors
+        except RuntimeError as exc:
+            errors.append(str(exc))
+
+    with model._training:  # as train() holds it
+        reader = threading.Thread(target=read)
+        reader.start()
+        reader.join()
+    assert errors and "another thread" in errors[0]
+    assert model.__dict__["_row_order"].applied  # the reader moved nothing
+    model.input_vectors
+    assert not model.__dict__["_row_order"].applied
+
+
 def test_rows_being_trained_are_not_moved_under_the_threads(truth):
     _, lines = truth.morphology(sentences=100)
     model = small()

@@ -166,15 +166,23 @@ def training_order(rows, int64_t vocab_size, int64_t buckets):
     return renumbered, row_cycles(place_of[:buckets], 2 * U)
 
 
-def move_rows(float[:, ::1] matrix not None, cycles, bint forward):
+def move_rows(float[:, ::1] matrix not None, cycles, bint forward, unsigned char[::1] moved=None):
     """Moves matrix's rows in place by row_cycles' cycles: forward gives
-    new[t] = old[src[t]], otherwise the move is undone."""
+    new[t] = old[src[t]], otherwise the move is undone. moved: one byte
+    saying whether the rows stand moved; nothing happens when it already
+    says `forward`, and it is set in the same compiled call as the move, so
+    that no Ctrl-C can land between the two."""
     cdef const int32_t[::1] c = np.ascontiguousarray(cycles, dtype=np.int32)
     cdef int64_t n = c.shape[0], rows = matrix.shape[0]
-    if n == 0:
+    if moved is not None and (moved.shape[0] != 1 or moved[0] == forward):
+        if moved.shape[0] != 1:
+            raise ValueError("moved is one byte")
         return
-    if c[0] >= 0 or np.asarray(c).max() >= rows or np.asarray(c).min() < -rows:
+    if n and (c[0] >= 0 or np.asarray(c).max() >= rows or np.asarray(c).min() < -rows):
         raise ValueError("cycles do not fit the matrix")
-    cdef float[::1] scratch = np.empty(matrix.shape[1], dtype=np.float32)
+    cdef float[::1] scratch = np.empty(max(matrix.shape[1], 1), dtype=np.float32)
     with nogil:
-        wv_move_rows(&matrix[0, 0], matrix.shape[1], &c[0], n, forward, &scratch[0])
+        if n:
+            wv_move_rows(&matrix[0, 0], matrix.shape[1], &c[0], n, forward, &scratch[0])
+        if moved is not None:
+            moved[0] = forward

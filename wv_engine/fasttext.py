@@ -11,6 +11,7 @@ rows computed once (csrc/subwords.c)."""
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+import threading
 
 import numpy as np
 
@@ -99,6 +100,7 @@ class FastText(Word2Vec):
         super().__init__(**settings)
         self._table: tuple[np.ndarray, np.ndarray] | None = None
         self._row_order: TrainingOrder | None = None  # made with the core that trains in it
+        self._training = threading.RLock()  # held by train(): the rows move, other threads may not read them
 
     @property
     def input_vectors(self) -> np.ndarray | None:
@@ -116,13 +118,25 @@ class FastText(Word2Vec):
         order, matrix = self.__dict__.get("_row_order"), self.__dict__.get("_matrix")
         if order is None or matrix is None:
             return
-        if training:
-            order.apply(matrix)
-        elif order.applied:
-            if self._core is not None and self._core.running:
-                raise RuntimeError("the input rows are being trained: read them between epochs "
-                                   "(callbacks) or after train returns")
-            order.restore(matrix)
+        if not self._training.acquire(blocking=False):
+            raise RuntimeError("the model is training in another thread: read its input rows in a callback "
+                               "or after train returns")
+        try:
+            if training:
+                order.apply(matrix)
+            elif order.applied:
+                if self._core is not None and self._core.running:
+                    raise RuntimeError("the input rows are being trained: read them between epochs "
+                                       "(callbacks) or after train returns")
+                order.restore(matrix)
+        finally:
+            self._training.release()
+
+    def train(self, *args, **kwargs):
+        """Word2Vec.train; while it runs the n-gram rows move (subword_order),
+        so other threads' reads of input_vectors are refused until it returns."""
+        with self._training:
+            return super().train(*args, **kwargs)
 
     @property
     def ngram_buckets(self) -> int:
@@ -292,8 +306,10 @@ class FastText(Word2Vec):
     @property
     def vectors(self) -> SubwordVectors:
         """The words' vectors (each the mean of its rows) and the n-gram
-        rows, as SubwordVectors: a vector for any word. Made from the model
-        as it stands (a copy: continued training makes new ones)."""
+        rows, as SubwordVectors: a vector for any word. The words' means
+        are a copy of the model as it stands (continued training makes new
+        ones); the n-gram rows are the model's own, so read them outside
+        train (or in its callbacks), when they are in fastText's layout."""
         self._need_weights()
         if self._vectors is None:
             V = len(self.vocab)

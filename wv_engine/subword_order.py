@@ -30,16 +30,17 @@ class TrainingOrder:
     def __init__(self, rows: np.ndarray, vocab_size: int, matrix_rows: int):
         self.vocab_size = int(vocab_size)
         self.rows, self._cycles = _subwords.training_order(rows, self.vocab_size, int(matrix_rows) - self.vocab_size)
-        self.applied = False
+        self._moved = np.zeros(1, dtype=np.uint8)  # set with the move itself: a Ctrl-C cannot part them
+
+    @property
+    def applied(self) -> bool:
+        """Whether the matrix's rows stand in training's order."""
+        return bool(self._moved[0])
 
     def apply(self, matrix: np.ndarray) -> None:
         """matrix's n-gram rows into training's order (nothing if they are)."""
-        if not self.applied:
-            _subwords.move_rows(matrix[self.vocab_size:], self._cycles, True)
-            self.applied = True
+        _subwords.move_rows(matrix[self.vocab_size:], self._cycles, True, self._moved)
 
     def restore(self, matrix: np.ndarray) -> None:
         """matrix's n-gram rows back into fastText's layout (nothing if they are)."""
-        if self.applied:
-            _subwords.move_rows(matrix[self.vocab_size:], self._cycles, False)
-            self.applied = False
+        _subwords.move_rows(matrix[self.vocab_size:], self._cycles, False, self._moved)
