@@ -174,10 +174,11 @@ def move_rows(float[:, ::1] matrix not None, cycles, bint forward, unsigned char
     that no Ctrl-C can land between the two."""
     cdef const int32_t[::1] c = np.ascontiguousarray(cycles, dtype=np.int32)
     cdef int64_t n = c.shape[0], rows = matrix.shape[0]
-    if moved is not None and (moved.shape[0] != 1 or moved[0] == forward):
+    if moved is not None:
         if moved.shape[0] != 1:
             raise ValueError("moved is one byte")
-        return
+        if moved[0] == forward:
+            return
     if n and (c[0] >= 0 or np.asarray(c).max() >= rows or np.asarray(c).min() < -rows):
         raise ValueError("cycles do not fit the matrix")
     cdef float[::1] scratch = np.empty(max(matrix.shape[1], 1), dtype=np.float32)

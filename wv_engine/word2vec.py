@@ -314,8 +314,6 @@ class Word2Vec:
                             examples=examples, words=core.words_done - schedule["epochs_done"] * encoded.words,
                             seconds=seconds, alpha=core.alpha)
             schedule.update(epochs_done=schedule["epochs_done"] + 1, **EPOCH_START)
-            if callbacks:
-                self._layout_for_training(False)
             self.record_epoch(stats, es, callbacks, bar.write)
 
         checkpoints = Checkpoints(None if checkpoint is None else os.fspath(checkpoint), checkpoint_every,
@@ -359,8 +357,9 @@ class Word2Vec:
         self.history.append(es)
         if report is not None:
             report(f"epoch {es.epoch + 1}: loss {es.loss:.6f}, {es.words / max(es.seconds, 1e-9):,.0f} words/s{detail}")
-        if callbacks:
-            self._vectors_changed()  # the callbacks see the vectors as this epoch left them
+        if callbacks:  # they see the rows and vectors as this epoch left them
+            self._layout_for_training(False)
+            self._vectors_changed()
         for cb in callbacks:
             cb(self, es)
 
