@@ -46,16 +46,13 @@ import time
 
 from .measure import run_measured
 from .quality import evaluate_file
+from .runners import NGRAMS, SUBWORD_MODES, SUBWORD_NS_EXPONENT
 
 WORD2VEC = {
     "sg-ns": ["--arch", "skipgram", "--loss", "ns", "--alpha", "0.025"],
     "cbow-ns": ["--arch", "cbow", "--loss", "ns", "--alpha", "0.05"],
     "sg-hs": ["--arch", "skipgram", "--loss", "hs", "--alpha", "0.025"],
     "cbow-hs": ["--arch", "cbow", "--loss", "hs", "--alpha", "0.05"],
-}
-SUBWORD = {  # fastText's defaults (wv_engine.fasttext.FASTTEXT_DEFAULTS) but one epoch
-    "sg-sub": ["--arch", "skipgram", "--alpha", "0.05"],
-    "cbow-sub": ["--arch", "cbow", "--alpha", "0.05"],
 }
 COMMON = ["--dim", "100", "--window", "5", "--negative", "5", "--sample", "1e-4", "--min-count", "5",
           "--epochs", "1", "--seed", "1"]
@@ -93,10 +90,12 @@ def command(mode: str, corpus: str, out: str, stats: str, threads: int, glove_ep
         return base + ["glove", corpus, "-o", out, "--dim", "100", "--window", "15", "--x-max", "10",
                        "--epochs", str(glove_epochs), "--min-count", "5", "--threads", str(threads), "--seed", "1",
                        "--format", "txt", "--stats-json", stats, "--quiet"]
-    if mode in SUBWORD:
-        return base + ["fasttext", corpus, "-o", out, *SUBWORD[mode], *COMMON, "--ns-exponent", "0.5", "--minn", "3",
-                       "--maxn", "6", "--bucket", "2000000", "--format", "txt", "--threads", str(threads),
-                       "--stats-json", stats, "--quiet"]
+    if mode in SUBWORD_MODES:  # fastText's defaults, as the suite runs them (runners.py), but one epoch
+        m = SUBWORD_MODES[mode]
+        return base + ["fasttext", corpus, "-o", out, "--arch", m["arch"], "--alpha", repr(m["alpha"]), *COMMON,
+                       "--ns-exponent", repr(SUBWORD_NS_EXPONENT),
+                       *(x for k, v in NGRAMS.items() for x in (f"--{k}", str(v))), "--format", "txt",
+                       "--threads", str(threads), "--stats-json", stats, "--quiet"]
     return base + ["word2vec", corpus, "-o", out, *WORD2VEC[mode], *COMMON, "--threads", str(threads),
                    "--stats-json", stats, "--quiet"]
 
