@@ -8,11 +8,15 @@ each whole process (wall time, peak RSS), evaluates each vectors file after
 its run (untimed) and writes OUT/results.json, OUT/results.md and PNGs.
 The subword modes (sg-sub, cbow-sub: fastText's model) train on a copy of
 the corpus without some evaluation words (benchmarks.absent_words) and are
-also scored on the pairs with a word absent from training."""
+also scored on the pairs with a word absent from training. Before and after
+each run benchmarks.memory_probe reads how fast the machine's caches and
+memory answer (runs[].memory_probe): on a shared machine that moves by 2x
+within a minute, and a run's time with it."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import shlex
 import os
@@ -21,6 +25,7 @@ import time
 
 from . import absent_words, machine, quality, report
 from .corpus import prepare
+from .memory_probe import MemoryProbe
 from .runners import (GLOVE, MODES, REPO_ROOT, SUBWORD_MODES, GloVeSettings, Settings, WvEngine, make_tools,
                       mode_settings)
 
@@ -75,6 +80,9 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="word2vec and subword modes: repeat r (from 0) trains with seed 1 + r (wv-engine --seed, "
                         "gensim seed, fastText -seed in the subword modes; word2vec.c has no seed); default: seed 1")
     p.add_argument("--no-quality", action="store_true", help="skip the (untimed) quality evaluation")
+    p.add_argument("--no-memory-probe", action="store_true",
+                   help="do not read benchmarks.memory_probe before and after every run (default: read, about "
+                        "1 s a run, when a C compiler is there)")
     p.add_argument("--keep-vectors", action="store_true",
                    help="keep every trained vectors file (default: deleted after evaluation)")
     a = p.parse_args(argv)
@@ -166,6 +174,31 @@ def main(argv=None) -> int:
     env = dict(os.environ)
     env["PYTHONPATH"] = REPO_ROOT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
 
+    with contextlib.ExitStack() as stack:
+        probe = _memory_probe(a, results, stack)
+        _run_all(a, tools, settings, glove_settings, corpus, sub_corpus, absent, runs_dir, env, results, probe)
+    written = report.write_all(results, out)
+    print("\nwrote " + ", ".join(written))
+    with open(os.path.join(out, "results.md")) as f:
+        print("\n" + f.read())
+    return 0 if all(r["ok"] for r in results["runs"]) else 1
+
+
+def _memory_probe(a: argparse.Namespace, results: dict, stack: contextlib.ExitStack) -> MemoryProbe | None:
+    """The probe read around every run, or None (turned off, or no compiler: said in results["skipped"])."""
+    if a.no_memory_probe:
+        return None
+    why = MemoryProbe.unavailable()
+    if why:
+        results["skipped"]["memory probe"] = why
+        return None
+    return stack.enter_context(MemoryProbe())
+
+
+def _run_all(a, tools, settings, glove_settings, corpus, sub_corpus, absent, runs_dir, env, results,
+             probe: MemoryProbe | None) -> None:
+    """Every run of the invocation, each appended to results["runs"] (written out after each)."""
+    out = os.path.dirname(runs_dir)
     total = a.repeats * len(a.threads) * sum(1 for m in a.modes for t in tools if m in t.modes)
     n = 0
     started = time.perf_counter()
@@ -185,10 +218,13 @@ def main(argv=None) -> int:
                             os.unlink(path)
                     print(f"[{n}/{total}] {tool.name} {mode} threads={threads} repeat={rep + 1}/{a.repeats} ...",
                           end=" ", flush=True)
+                    before = probe.read() if probe else None
                     m = tool.execute(job, mode, threads, run_settings, run_corpus, prefix, a.timeout, env, REPO_ROOT)
                     rec = {"tool": tool.name, "mode": mode, "threads": threads, "repeat": rep,
                            "seed": run_settings.seed,
                            **m.to_dict(), "vectors": job.vectors}
+                    if probe:
+                        rec["memory_probe"] = {"before": before, "after": probe.read()}
                     if m.ok and not os.path.exists(job.vectors):
                         rec["ok"], rec["error"] = False, f"exit 0 but no vectors file at {job.vectors}"
                     elif m.ok:
@@ -234,11 +270,6 @@ def main(argv=None) -> int:
                         print(f"FAILED: {rec['error']}")
                     report.write_json(results, out)   # partial results survive an interruption
     results["elapsed_s"] = time.perf_counter() - started
-    written = report.write_all(results, out)
-    print("\nwrote " + ", ".join(written))
-    with open(os.path.join(out, "results.md")) as f:
-        print("\n" + f.read())
-    return 0 if all(r["ok"] for r in results["runs"]) else 1
 
 
 if __name__ == "__main__":

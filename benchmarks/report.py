@@ -192,6 +192,7 @@ def markdown(results: dict) -> str:
         lines += ["", f"**Note**: during {len(busy)} of {len(results['runs'])} runs other processes used "
                   f">= 0.2 cores on average (up to {worst:.2f}): those times are inflated by contention "
                   "(see runs[].other_cpu_cores in results.json)."]
+    lines += _machine_state_markdown(results["runs"])
     if results.get("skipped"):
         lines += ["", "## Skipped", ""]
         lines += [f"- {k}: {v}" for k, v in results["skipped"].items()]
@@ -202,6 +203,23 @@ def markdown(results: dict) -> str:
                   f"(log: `{r.get('stderr_path')}`)" for r in failures]
     lines += ["", "Commands: see `results.json` (runs[].cmd).", ""]
     return "\n".join(lines)
+
+
+def _machine_state_markdown(runs: list[dict]) -> list[str]:
+    """Each run's wall time beside the memory probe's readings before and
+    after it (benchmarks.memory_probe): the state of the machine it ran in."""
+    probed = [r for r in runs if r.get("memory_probe")]
+    if not probed:
+        return []
+    lines = ["", "## Machine state", "",
+             "ns per 400-byte row update in an L2-, L3- and memory-sized working set (benchmarks.memory_probe), "
+             "read just before and just after each run; higher is a slower machine.", "",
+             "| run | wall s | L2 ns before / after | L3 ns | memory ns |", "|---|---|---|---|---|"]
+    for r in probed:
+        b, a = r["memory_probe"]["before"], r["memory_probe"]["after"]
+        lines.append(f"| {r['tool']} {r['mode']} t{r['threads']} r{r['repeat']} | {_f(r.get('wall_s'), '.1f')} | "
+                     + " | ".join(f"{b[k]:.1f} / {a[k]:.1f}" for k in ("l2_ns", "l3_ns", "dram_ns")) + " |")
+    return lines
 
 
 def _glove_markdown(results: dict, rows: list[dict], comps: list[dict]) -> list[str]:

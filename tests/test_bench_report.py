@@ -2,7 +2,7 @@
 gensim, no peer binaries): the README's performance table, the many-core
 module's plan, what is read from Stanford GloVe's logs, the
 repeated-text corpora (benchmarks/repeat_text.py) and the A/B tool's
-paired ratios."""
+paired ratios, the memory probe and its section of the report."""
 
 import gzip
 import itertools
@@ -25,7 +25,8 @@ _added = ROOT not in sys.path
 if _added:
     sys.path.insert(0, ROOT)
 try:
-    from benchmarks import ab, corpus, instructions, many_cores, readme_table, repeat_text, runners, schedule_study  # noqa: E402,E501
+    from benchmarks import (ab, corpus, instructions, many_cores, memory_probe, readme_table, repeat_text, report,  # noqa: E402
+                            runners, schedule_study)
     from benchmarks.lab import bar_noise  # noqa: E402
 finally:
     if _added:
@@ -356,3 +357,27 @@ def test_cache_events_of_one_epoch_from_two_cachegrind_totals(tmp_path):
     epoch = instructions.epoch_events(totals)
     assert epoch["Ir"] == 2_349_223_133 and epoch["Dr"] == 808_691_191 and epoch["D1mr"] == 27_990_458
     assert epoch["DLmr"] == -1  # a difference, not a count: noise at the last level shows as such
+
+
+@pytest.mark.skipif(memory_probe.MemoryProbe.unavailable() is not None, reason="no C compiler")
+def test_memory_probe_reads_each_level_until_closed():
+    with memory_probe.MemoryProbe(seconds_per_level=0.01) as probe:
+        readings = [probe.read(), probe.read()]
+    for r in readings:
+        assert set(memory_probe.LEVELS) <= set(r)
+        assert all(0 < r[k] < 1e6 for k in memory_probe.LEVELS)  # ns per 400-byte row update
+    assert readings[1]["at"] >= readings[0]["at"]
+    with pytest.raises(RuntimeError, match="not running"):
+        probe.read()
+
+
+def test_report_shows_each_runs_memory_probe_beside_its_wall_time():
+    probe = {"before": {"l2_ns": 11.5, "l3_ns": 20.25, "dram_ns": 150.0},
+             "after": {"l2_ns": 19.0, "l3_ns": 40.0, "dram_ns": 360.5}}
+    runs = [{**run("wv-engine", "sg-ns", 6.5, 11.7, 0.487), "memory_probe": probe},
+            run("gensim", "sg-ns", 32.9, 13.15, 0.494)]
+    lines = report._machine_state_markdown(runs)
+    assert "## Machine state" in lines
+    assert "| wv-engine sg-ns t2 r0 | 6.5 | 11.5 / 19.0 | 20.2 / 40.0 | 150.0 / 360.5 |" in lines
+    assert not any(line.startswith("| gensim") for line in lines)  # a run read without the probe has no row
+    assert report._machine_state_markdown([runs[1]]) == []
