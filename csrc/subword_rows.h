@@ -31,12 +31,18 @@ WV_HOT void prefetch_rows(const float *input, row_list r, int dim) {
     for (int k = 0; k < r.n; k++) wv_prefetch_span(input + (size_t)r.rows[k] * dim, (size_t)dim);
 }
 
+/* Whether the subword sentence loop keeps sentence positions' sums: CBOW,
+ * and skip-gram with one negative set per centre word (w2v_subword_sentence.h). */
+static inline int subword_positions(const wv_w2v_model *m) {
+    return m->cfg.arch == WV_CBOW || (m->cfg.shared_negatives && m->cfg.loss == WV_LOSS_NS);
+}
+
 /* Floats of a worker's scratch the subword sentence loop takes (a loss's
- * own follow them): CBOW's two rows a sentence position, the sum of its
- * word's rows and the gradients it has received that its rows have not
- * yet. */
+ * own follow them): with positions, two rows a sentence position, the sum
+ * of its word's rows and the gradients it has received that its rows have
+ * not yet. */
 static inline size_t subword_scratch(const wv_w2v_model *m) {
-    return m->cfg.arch == WV_CBOW ? 2 * (size_t)m->cfg.max_sentence_length * (size_t)m->cfg.dim : 0;
+    return subword_positions(m) ? 2 * (size_t)m->cfg.max_sentence_length * (size_t)m->cfg.dim : 0;
 }
 
 #endif

@@ -130,4 +130,13 @@ double wv_w2v_window_step(wv_w2v_model *m, const int32_t *ctx, int m_ctx, int32_
 double wv_w2v_subword_step(wv_w2v_model *m, const int32_t *rows, int n_rows, int32_t target,
                            const int32_t *negatives, float alpha, float *scratch);
 
+/* One skip-gram window over positions with shared negatives (NS,
+ * cfg.shared_negatives) as the subword loop takes it, for tests: context j
+ * (m_ctx <= 128) has the input rows rows[offsets[j], offsets[j + 1]) (at
+ * least one); the mean of each predicts target against cfg.negative
+ * negatives, then each context's rows receive its gradient. scratch holds
+ * (2 m_ctx + negative + 2) x dim floats. Returns the window's loss. */
+double wv_w2v_subword_window_step(wv_w2v_model *m, const int32_t *rows, const int32_t *offsets, int m_ctx,
+                                  int32_t target, const int32_t *negatives, float alpha, float *scratch);
+
 #endif

@@ -5,19 +5,27 @@
  * those rows receives the whole gradient of that mean, as fastText applies
  * it.
  *
- * Skip-gram takes fastText's orientation: the centre word's mean predicts
- * each context word. The mean is taken once per centre word and the window's
- * gradients are added up and applied to its rows once, after the window
- * (fastText takes the mean again and updates the rows after every pair: a
- * word of 10 n-grams in a window of 6 pairs reads and writes 66 rows where
- * this reads and writes 11). CBOW, as fastText: the mean of all rows of all
- * context words predicts the centre word; each sentence position sums its
- * word's rows once, when it enters a window, and keeps that sum up to date
- * with the gradients it receives, which reach its rows once, when it leaves
- * the last window (fastText sums and updates every context word's rows for
- * every window it is in, 2 x window times). A row shared by two positions
- * of one window sees the other's gradients late. Own loop, not
- * w2v_sentence.h's: the input vector is not one row.
+ * CBOW, as fastText: the mean of all rows of all context words predicts the
+ * centre word. Each sentence position sums its word's rows once, when it
+ * enters a window, and keeps that sum up to date with the gradients it
+ * receives, which reach its rows once, when it leaves the last window
+ * (fastText sums and updates every context word's rows for every window it
+ * is in, 2 x window times). A row shared by two positions of one window sees
+ * the other's gradients late.
+ *
+ * Skip-gram with one negative set per centre word (cfg.shared_negatives, a
+ * loss that defines SUBWORD_SG_POSITIONS) takes word2vec.c's orientation on
+ * the same positions: each context position's mean predicts the centre
+ * word. Every pair of words is trained in one direction or the other as
+ * often as in fastText's (the window is symmetric), and a window's 1 + K
+ * output rows are fetched once rather than once per pair. Otherwise
+ * skip-gram takes fastText's orientation: the centre word's mean predicts
+ * each context word, taken once per centre word, the window's gradients
+ * added up and applied to its rows once, after the window (fastText takes
+ * the mean again and updates the rows after every pair: a word of 10
+ * n-grams in a window of 6 pairs reads and writes 66 rows where this reads
+ * and writes 11). Own loop, not w2v_sentence.h's: the input vector is not
+ * one row.
  *
  * A loss file defines these hooks, static and WV_HOT, then includes this
  * file, which defines its train_sentence with the hooks inlined:
@@ -30,8 +38,11 @@
  *                                  the error for h times alpha to grad
  *   subword_cbow(w, h, word, grad, alpha)  CBOW: the context's mean h
  *                                  predicts the centre word
+ *   subword_sg_positions(w, sums, pending, lo, hi, i, alpha, examples)
+ *                                  with SUBWORD_SG_POSITIONS defined:
+ *                                  skip-gram's window as positions (above)
  *
- * The last two return the loss of what they trained. No include guard:
+ * The last three return the loss of what they trained. No include guard:
  * each loss file includes this once. */
 #include "subword_rows.h"
 #include "w2v_loss.h"
@@ -41,13 +52,13 @@ static void train_sentence(wv_w2v_worker *w, wv_rng *rng, int len, float alpha, 
                            int64_t *examples) {
     wv_w2v_model *m = w->m;
     const int dim = m->cfg.dim, window = m->cfg.window;
-    const int skipgram = m->cfg.arch == WV_SKIPGRAM;
+    const int positions = subword_positions(m); /* else skip-gram in fastText's orientation */
     const int32_t *sen = w->sentence;
     float *h = w->neu1, *grad = w->neu1e;
-    /* CBOW: the positions [applied, ready) hold their word's sum of rows
-     * (sums) and the gradients not yet added to those rows (pending), the
-     * first subword_scratch(m) floats of w->scratch */
-    float *sums = w->scratch, *pending = skipgram ? NULL : w->scratch + (size_t)m->cfg.max_sentence_length * dim;
+    /* the positions [applied, ready) hold their word's sum of rows (sums)
+     * and the gradients not yet added to those rows (pending), in
+     * w->scratch (subword_scratch) */
+    float *sums = w->scratch, *pending = w->scratch + (size_t)m->cfg.max_sentence_length * dim;
     int ready = 0, applied = 0;
     for (int i = 0; i < len; i++) {
         int32_t word = sen[i];
@@ -55,7 +66,7 @@ static void train_sentence(wv_w2v_worker *w, wv_rng *rng, int len, float alpha, 
         int lo = i - radius < 0 ? 0 : i - radius;
         int hi = i + radius >= len ? len - 1 : i + radius;
         subword_begin_word(w, rng, i, len);
-        if (skipgram) {
+        if (!positions) {
             /* the next centre word's rows, read while this window trains */
             if (i + 1 < len) prefetch_rows(m->input, rows_of(m, sen[i + 1]), dim);
             if (lo == hi) continue;
@@ -79,6 +90,12 @@ static void train_sentence(wv_w2v_worker *w, wv_rng *rng, int len, float alpha, 
             for (; applied < i - window; applied++)
                 update_rows(m->input, rows_of(m, sen[applied]), pending + (size_t)applied * dim, dim);
             if (lo == hi) continue;
+#ifdef SUBWORD_SG_POSITIONS
+            if (m->cfg.arch == WV_SKIPGRAM) {
+                *loss += subword_sg_positions(w, sums, pending, lo, hi, i, alpha, examples);
+                continue;
+            }
+#endif
             int n = 0;
             wv_zero(h, dim);
             for (int c = lo; c <= hi; c++) {
@@ -97,6 +114,6 @@ static void train_sentence(wv_w2v_worker *w, wv_rng *rng, int len, float alpha, 
             }
         }
     }
-    for (; !skipgram && applied < ready; applied++)
+    for (; positions && applied < ready; applied++)
         update_rows(m->input, rows_of(m, sen[applied]), pending + (size_t)applied * dim, dim);
 }

@@ -100,6 +100,46 @@ def test_a_step_moves_every_row_by_the_gradient_of_the_mean(truth):
     assert not np.array_equal(model.output_vectors[target], out_before[target])
 
 
+def test_a_skipgram_window_over_positions_follows_each_contexts_gradient(truth):
+    """Skip-gram with shared negatives: each context word's mean predicts the
+    centre word against one negative set. Each of a context's rows moves by
+    alpha x the gradient of that context's log-likelihood at its mean (finite
+    differences, float64; a row in two contexts gets both), each output row
+    by alpha x the gradient with respect to it, a negative equal to the
+    centre word is skipped, and nothing else moves."""
+    _, lines = truth.morphology(sentences=200)
+    model = small(epochs=1, negative=3).fit(lines, progress=False)
+    rng = np.random.default_rng(2)
+    model.output_vectors[...] = rng.normal(0, 0.3, model.output_vectors.shape).astype(np.float32)
+    core = model._make_core()
+    V = len(model.vocab)
+    contexts = [[2, V + 7, V + 99], [4, V + 7], [6]]
+    target, negatives, alpha = 5, [1, 5, 8], 0.1
+    inp, out = model.input_vectors.astype(np.float64), model.output_vectors.astype(np.float64)
+    sig = lambda z: 1.0 / (1.0 + np.exp(-z))  # noqa: E731
+    terms = [(target, 1.0)] + [(n, 0.0) for n in negatives if n != target]
+
+    def loglik(x):
+        return sum(np.log(sig(x @ out[n] if label else -(x @ out[n]))) for n, label in terms)
+
+    want_in, want_out, want_loss, eps = np.zeros_like(inp), np.zeros_like(out), 0.0, 1e-5
+    for rows in contexts:
+        h = inp[rows].mean(axis=0)
+        grad = np.array([(loglik(h + eps * e) - loglik(h - eps * e)) / (2 * eps) for e in np.eye(len(h))])
+        for r in rows:
+            want_in[r] += alpha * grad
+        for n, label in terms:
+            want_out[n] += alpha * (label - sig(h @ out[n])) * h
+        want_loss -= loglik(h)
+    loss = core.subword_window_step(contexts, target, negatives, alpha)
+    assert loss == pytest.approx(want_loss, rel=1e-2)
+    assert np.abs(want_in).max() > 1e-3 and np.abs(want_out).max() > 1e-3  # not a vacuous comparison
+    np.testing.assert_allclose(model.input_vectors - inp, want_in, rtol=0.05, atol=2e-4)
+    np.testing.assert_allclose(model.output_vectors - out, want_out, rtol=0.05, atol=2e-4)
+    with pytest.raises(ValueError, match="at least one row"):
+        core.subword_window_step([[2], []], target, negatives, alpha)
+
+
 @pytest.mark.parametrize("arch,loss", [("cbow", "ns"), ("cbow", "hs"), ("skipgram", "hs"), ("skipgram", "softmax")])
 def test_seeded_one_thread_runs_are_identical_and_resume_exactly(tmp_path, truth, arch, loss):
     _, lines = truth.morphology(sentences=600)

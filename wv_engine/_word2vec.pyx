@@ -80,6 +80,8 @@ cdef extern from "w2v.h":
                               const int32_t *negatives, float alpha, float *scratch) nogil
     double wv_w2v_subword_step(wv_w2v_model *m, const int32_t *rows, int n_rows, int32_t target,
                                const int32_t *negatives, float alpha, float *scratch) nogil
+    double wv_w2v_subword_window_step(wv_w2v_model *m, const int32_t *rows, const int32_t *offsets, int m_ctx,
+                                      int32_t target, const int32_t *negatives, float alpha, float *scratch) nogil
 
 
 cdef extern from *:
@@ -515,6 +517,30 @@ cdef class Word2VecCore:
         scratch = np.zeros((neg.shape[0] + 1) * self.m.cfg.dim, dtype=np.float32)
         cdef float[::1] s = scratch
         return wv_w2v_window_step(&self.m, &ctx[0], ctx.shape[0], target, &neg[0], alpha, &s[0])
+
+    def subword_window_step(self, contexts, int32_t target, negatives, float alpha):
+        """One skip-gram window with shared negatives as the subword loop
+        takes it (tests): `contexts` is each context word's list of input
+        rows; the mean of each predicts target against `negative`
+        negatives, then every context's rows get its gradient. Returns the
+        loss; vectors are updated in place."""
+        if not self.m.cfg.subwords or self.m.cfg.loss != WV_LOSS_NS or self.m.cfg.negative == 0:
+            raise ValueError("subword_window_step needs a subword NS model")
+        cdef int32_t[::1] neg = np.ascontiguousarray(negatives, dtype=np.int32)
+        if neg.shape[0] != self.m.cfg.negative or not 0 <= target < self.m.vocab_size:
+            raise ValueError("needs exactly `negative` negatives and a target in the vocabulary")
+        if np.asarray(neg).min() < 0 or np.asarray(neg).max() >= self.m.vocab_size:
+            raise ValueError("negatives out of range")
+        if not 0 < len(contexts) <= 128 or any(len(c) == 0 for c in contexts):
+            raise ValueError("1 to 128 contexts, each with at least one row")
+        cdef int32_t[::1] r = np.ascontiguousarray(np.concatenate([np.asarray(c) for c in contexts]), dtype=np.int32)
+        if np.asarray(r).min() < 0 or np.asarray(r).max() >= self._keep[0].shape[0]:
+            raise ValueError("rows out of range")
+        cdef int32_t[::1] off = np.concatenate([[0], np.cumsum([len(c) for c in contexts])]).astype(np.int32)
+        m_ctx = len(contexts)
+        scratch = np.zeros((2 * m_ctx + neg.shape[0] + 2) * self.m.cfg.dim, dtype=np.float32)
+        cdef float[::1] s = scratch
+        return wv_w2v_subword_window_step(&self.m, &r[0], &off[0], m_ctx, target, &neg[0], alpha, &s[0])
 
     def subword_step(self, rows, int32_t target, negatives=(), float alpha=0.025):
         """One fastText step (tests): the mean of the input rows `rows`

@@ -144,8 +144,7 @@ def _add_fasttext(sub) -> None:
                    help="most characters of an n-gram (fastText's -maxn); 0: no n-grams, plain word2vec")
     p.add_argument("--bucket", type=nonneg_int, default=2_000_000,
                    help="rows the n-grams are hashed into (fastText's -bucket); they take bucket x dim x 4 bytes")
-    p.set_defaults(sample=1e-4, alpha=0.05, ns_exponent=0.5, max_sentence_length=1024, schedule="word2vec",
-                   shared_negatives=False)
+    p.set_defaults(sample=1e-4, alpha=0.05, ns_exponent=0.5, max_sentence_length=1024, schedule="word2vec")
 
 
 def _add_watching(p) -> None:

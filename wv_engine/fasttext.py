@@ -51,10 +51,12 @@ class FastText(Word2Vec):
     on a line to 0 as fastText's does). maxn=0 trains plain word2vec (no
     n-gram rows). Other arguments as Word2Vec: loss="ns", "hs" or "softmax"
     (the exact softmax, O(vocabulary) a prediction, as fastText's -loss
-    softmax); skip-gram takes the mean of the centre word's rows once per
-    window (csrc/w2v_subword_sentence.h). shared_negatives=True (skip-gram
-    NS) draws one negative set per window: faster, but it cost analogy
-    accuracy on wiki_17m (docs: the fastText guide), so it is off.
+    softmax). Skip-gram NS draws one negative set per centre word and lets
+    each context word's mean predict the centre word (word2vec.c's
+    orientation: the same pairs, the window's output rows fetched once);
+    shared_negatives=False takes fastText's per-pair loop, the centre word's
+    mean against each context word with fresh negatives
+    (csrc/w2v_subword_sentence.h, docs: the fastText guide).
     add_vocab grows the vocabulary: new words get rows of their own, the
     n-gram rows stay.
 
@@ -81,7 +83,7 @@ class FastText(Word2Vec):
                  bucket: int = 2_000_000, max_vocab_size: int | None = None,
                  max_final_vocab: int | None = None, ns_exponent: float = 0.5, cbow_mean: bool = True,
                  shrink_windows: bool = True, max_sentence_length: int = 1024, hot_rows: int | None = None,
-                 shared_negatives: bool = False, tmp_dir: str | None = None,
+                 shared_negatives: bool | None = None, tmp_dir: str | None = None,
                  ids_on_disk: bool | None = None, init_range: float = 1.0, regions: int | None = None):
         for name, v in (("minn", minn), ("maxn", maxn), ("bucket", bucket)):
             _check(name, v, isinstance(v, (int, np.integer)) and 0 <= v < 2**31, "an integer in [0, 2**31)")
