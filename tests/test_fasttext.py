@@ -77,15 +77,20 @@ def test_vectors_are_means_of_word_and_ngram_rows(truth):
     assert not model.vectors[""].any() and model.vectors.similarity("", word) == 0.0
 
 
+def trained_with_random_outputs(truth, seed):
+    """A small NS model (3 negatives) trained one epoch, its output rows then
+    random (so that a step's gradients are far from zero), its core and V."""
+    _, lines = truth.morphology(sentences=200)
+    model = small(epochs=1, negative=3).fit(lines, progress=False)
+    rng = np.random.default_rng(seed)
+    model.output_vectors[...] = rng.normal(0, 0.3, model.output_vectors.shape).astype(np.float32)
+    return model, model._make_core(), len(model.vocab)
+
+
 def test_a_step_moves_every_row_by_the_gradient_of_the_mean(truth):
     """Each of a word's rows gets alpha times the gradient of the log-likelihood
     with respect to their mean, taken here by finite differences in float64."""
-    _, lines = truth.morphology(sentences=200)
-    model = small(epochs=1, negative=3).fit(lines, progress=False)
-    rng = np.random.default_rng(1)
-    model.output_vectors[...] = rng.normal(0, 0.3, model.output_vectors.shape).astype(np.float32)
-    core = model._make_core()
-    V = len(model.vocab)
+    model, core, V = trained_with_random_outputs(truth, seed=1)
     rows = np.array([2, V + 7, V + 99, V + 7], dtype=np.int32)  # a repeated row gets the gradient twice
     target, negatives, alpha = 5, [1, 3, 8], 0.1
     out_before = model.output_vectors.copy()
@@ -107,12 +112,7 @@ def test_a_skipgram_window_over_positions_follows_each_contexts_gradient(truth):
     differences, float64; a row in two contexts gets both), each output row
     by alpha x the gradient with respect to it, a negative equal to the
     centre word is skipped, and nothing else moves."""
-    _, lines = truth.morphology(sentences=200)
-    model = small(epochs=1, negative=3).fit(lines, progress=False)
-    rng = np.random.default_rng(2)
-    model.output_vectors[...] = rng.normal(0, 0.3, model.output_vectors.shape).astype(np.float32)
-    core = model._make_core()
-    V = len(model.vocab)
+    model, core, V = trained_with_random_outputs(truth, seed=2)
     contexts = [[2, V + 7, V + 99], [4, V + 7], [6]]
     target, negatives, alpha = 5, [1, 5, 8], 0.1
     inp, out = model.input_vectors.astype(np.float64), model.output_vectors.astype(np.float64)
@@ -140,10 +140,12 @@ def test_a_skipgram_window_over_positions_follows_each_contexts_gradient(truth):
         core.subword_window_step([[2], []], target, negatives, alpha)
 
 
-@pytest.mark.parametrize("arch,loss", [("cbow", "ns"), ("cbow", "hs"), ("skipgram", "hs"), ("skipgram", "softmax")])
-def test_seeded_one_thread_runs_are_identical_and_resume_exactly(tmp_path, truth, arch, loss):
+@pytest.mark.parametrize("arch,loss,shared", [("skipgram", "ns", None), ("skipgram", "ns", False), ("cbow", "ns", None),
+                                              ("cbow", "hs", None), ("skipgram", "hs", None),
+                                              ("skipgram", "softmax", None)])
+def test_seeded_one_thread_runs_are_identical_and_resume_exactly(tmp_path, truth, arch, loss, shared):
     _, lines = truth.morphology(sentences=600)
-    cfg = dict(epochs=2, arch=arch, loss=loss)
+    cfg = dict(epochs=2, arch=arch, loss=loss, shared_negatives=shared)
     a = small(**cfg).fit(lines, progress=False)
     b = small(**cfg).fit(lines, progress=False)
     np.testing.assert_array_equal(a.input_vectors, b.input_vectors)
