@@ -33,7 +33,8 @@
  *   subword_begin_word(w, rng, i, len)   before centre word i: its random
  *                                  draws and the output rows to prefetch
  *   subword_sg_window(w, rng, h, lo, hi, i, grad, alpha, examples)
- *                                  skip-gram: the centre word's mean h
+ *                                  skip-gram without positions (fastText's
+ *                                  orientation): the centre word's mean h
  *                                  predicts sentence[lo..hi] but i; adds
  *                                  the error for h times alpha to grad
  *   subword_cbow(w, h, word, grad, alpha)  CBOW: the context's mean h

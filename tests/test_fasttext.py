@@ -198,6 +198,13 @@ def test_the_memory_estimate_holds_the_ngram_rows():
     est = m.memory_needed(m.vocab)
     assert est["ngram_rows"] == 50_000 * 20 * 4 == m.input_vectors[len(m.vocab):].nbytes
     assert est["total"] == Word2Vec.memory_needed(m, m.vocab)["total"] + est["ngram_rows"]
+    # each thread keeps two rows a sentence position (their sums and pending gradients) in CBOW and
+    # skip-gram NS: the estimate holds them, where plain word2vec's threads keep none
+    for arch in ("cbow", "skipgram"):
+        ft = small(arch=arch, dim=20, threads=2, max_sentence_length=500)
+        w2v = Word2Vec(arch=arch, dim=20, threads=2, max_sentence_length=500, shared_negatives=ft.shared_negatives)
+        ft_threads = ft.memory_needed(m.vocab)["training_threads"]
+        assert ft_threads - w2v.memory_needed(m.vocab)["training_threads"] >= 2 * (2 * 500 * 20 * 4)
 
 
 def test_word_pairs_with_unseen_words_are_all_scored(tmp_path, truth):

@@ -232,13 +232,15 @@ cdef _set_config(wv_w2v_config *cfg, str arch, str loss, int dim, int window, in
 
 
 def worker_bytes(*, str arch, str loss, int dim, int window, int negative, int max_sentence_length,
-                 int32_t hot_rows, bint shared_negatives, int32_t vocab_size, int threads):
+                 int32_t hot_rows, bint shared_negatives, int32_t vocab_size, int threads, bint subwords=False):
     """The bytes an epoch's threads allocate (their buffers, the loss's
-    scratch and private hot rows) for these settings: the same sizes
-    start_epoch allocates, for the memory check made before training."""
+    scratch and private hot rows) for these settings (subwords: fastText's
+    model, whose losses keep other scratch): the same sizes start_epoch
+    allocates, for the memory check made before training."""
     cdef wv_w2v_model m
     wv_w2v_model_init(&m)
     _set_config(&m.cfg, arch, loss, dim, window, negative, max_sentence_length, hot_rows, shared_negatives)
+    m.cfg.subwords = subwords
     m.vocab_size = vocab_size
     return wv_w2v_worker_bytes(&m, threads)
 
@@ -531,12 +533,13 @@ cdef class Word2VecCore:
             raise ValueError("needs exactly `negative` negatives and a target in the vocabulary")
         if np.asarray(neg).min() < 0 or np.asarray(neg).max() >= self.m.vocab_size:
             raise ValueError("negatives out of range")
-        if not 0 < len(contexts) <= 128 or any(len(c) == 0 for c in contexts):
+        if not 0 < len(contexts) <= 128 or any(np.size(c) == 0 for c in contexts):
             raise ValueError("1 to 128 contexts, each with at least one row")
-        cdef int32_t[::1] r = np.ascontiguousarray(np.concatenate([np.asarray(c) for c in contexts]), dtype=np.int32)
-        if np.asarray(r).min() < 0 or np.asarray(r).max() >= self._keep[0].shape[0]:
+        parts = [np.asarray(c, dtype=np.int64).ravel() for c in contexts]
+        cdef int32_t[::1] r = np.ascontiguousarray(np.concatenate(parts), dtype=np.int32)
+        if np.concatenate(parts).min() < 0 or np.concatenate(parts).max() >= self._keep[0].shape[0]:
             raise ValueError("rows out of range")
-        cdef int32_t[::1] off = np.concatenate([[0], np.cumsum([len(c) for c in contexts])]).astype(np.int32)
+        cdef int32_t[::1] off = np.concatenate([[0], np.cumsum([len(p) for p in parts])]).astype(np.int32)
         m_ctx = len(contexts)
         scratch = np.zeros((2 * m_ctx + neg.shape[0] + 2) * self.m.cfg.dim, dtype=np.float32)
         cdef float[::1] s = scratch

@@ -102,12 +102,13 @@ def memory_needed(settings: Any, vocab: Any, threads: int, output_format: str | 
 
 
 def thread_bytes(settings: Any, vocab_size: int, threads: int) -> int:
-    """What the C core allocates for `threads` training threads."""
+    """What the C core allocates for `threads` training threads (a
+    FastText with n-gram rows, `ngram_buckets` > 0, trains fastText's model)."""
     return _word2vec.worker_bytes(
         arch=settings.arch, loss=settings.loss, dim=settings.dim, window=settings.window,
         negative=settings.negative, max_sentence_length=settings.max_sentence_length,
         hot_rows=settings.hot_rows, shared_negatives=settings.shared_negatives, vocab_size=vocab_size,
-        threads=threads)
+        threads=threads, subwords=getattr(settings, "ngram_buckets", 0) > 0)
 
 
 # every setting, in the order config() gives them
