@@ -60,7 +60,7 @@ WV_HOT double sg_positions(wv_w2v_worker *w, float *const *ins, const float *n_r
 /* The scratch past subword_scratch(m): skip-gram over positions' output
  * rows' changes, (1 + K) x dim. */
 static size_t ns_subword_scratch(const wv_w2v_model *m) {
-    size_t outs = m->cfg.arch == WV_SKIPGRAM && m->cfg.shared_negatives ? (size_t)m->cfg.negative + 1 : 0;
+    size_t outs = m->cfg.arch == WV_SKIPGRAM && subword_positions(m) ? (size_t)m->cfg.negative + 1 : 0;
     return subword_scratch(m) + outs * (size_t)m->cfg.dim;
 }
 

@@ -536,9 +536,10 @@ cdef class Word2VecCore:
         if not 0 < len(contexts) <= 128 or any(np.size(c) == 0 for c in contexts):
             raise ValueError("1 to 128 contexts, each with at least one row")
         parts = [np.asarray(c, dtype=np.int64).ravel() for c in contexts]
-        cdef int32_t[::1] r = np.ascontiguousarray(np.concatenate(parts), dtype=np.int32)
-        if np.concatenate(parts).min() < 0 or np.concatenate(parts).max() >= self._keep[0].shape[0]:
+        every = np.concatenate(parts)
+        if every.min() < 0 or every.max() >= self._keep[0].shape[0]:
             raise ValueError("rows out of range")
+        cdef int32_t[::1] r = np.ascontiguousarray(every, dtype=np.int32)
         cdef int32_t[::1] off = np.concatenate([[0], np.cumsum([len(p) for p in parts])]).astype(np.int32)
         m_ctx = len(contexts)
         scratch = np.zeros((2 * m_ctx + neg.shape[0] + 2) * self.m.cfg.dim, dtype=np.float32)
