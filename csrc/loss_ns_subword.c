@@ -64,13 +64,14 @@ static size_t ns_subword_scratch(const wv_w2v_model *m) {
     return subword_scratch(m) + outs * (size_t)m->cfg.dim;
 }
 
-/* One skip-gram pair with its own negatives: h (fixed over the window) against
- * the context word's output row and the K negatives' rows, all dot products
- * first (h is read once for all of them), then grad and the rows. A negative
- * equal to the context word is skipped, as word2vec.c. */
-WV_HOT double sg_pair(wv_w2v_worker *w, const float *h, int32_t target, float *grad, float alpha) {
+/* h predicts target against w->negatives[0..n_neg): CBOW's step, a
+ * skip-gram pair in fastText's orientation (h fixed over the window), and
+ * this loss's step for the test entry. All dot products first (h is read
+ * once for all of them), then grad and the rows. A negative equal to
+ * target is skipped, as word2vec.c. */
+WV_HOT double predict_ns(wv_w2v_worker *w, const float *h, int32_t target, int n_neg, float *grad, float alpha) {
     const wv_w2v_model *m = w->m;
-    const int dim = m->cfg.dim, n = 1 + m->cfg.negative;
+    const int dim = m->cfg.dim, n = 1 + n_neg;
     enum { MAX_OUT = 64 }; /* negative <= 63: checked by the bindings */
     float *outs[MAX_OUT];
     float dots[MAX_OUT], g[MAX_OUT];
@@ -86,7 +87,7 @@ WV_HOT double sg_pair(wv_w2v_worker *w, const float *h, int32_t target, float *g
         g[k] = ns_gradient(&m->sigmoid, dots[k], 0.0f, alpha);
     }
     wv_add_combination(grad, (const float *const *)outs, g, 1, n, dim);
-    for (int k = 0; k < n; k++) wv_axpy(g[k], h, outs[k], dim);
+    wv_add_to_rows(outs, g, 1, n, h, dim);
     return loss;
 }
 
@@ -114,7 +115,7 @@ WV_HOT double subword_sg_window(wv_w2v_worker *w, wv_rng *rng, const float *h, i
     for (int c = lo; c <= hi; c++) {
         if (c == i) continue;
         ns_draw_next(w, rng);
-        loss += sg_pair(w, h, sen[c], grad, alpha);
+        loss += predict_ns(w, h, sen[c], w->m->cfg.negative, grad, alpha);
         ns_swap(w);
         (*examples)++;
     }
@@ -124,23 +125,20 @@ WV_HOT double subword_sg_window(wv_w2v_worker *w, wv_rng *rng, const float *h, i
 WV_HOT double subword_sg_positions(wv_w2v_worker *w, float *sums, float *pending, int lo, int hi, int i,
                                    float alpha, int64_t *examples) {
     const wv_w2v_model *m = w->m;
-    const int dim = m->cfg.dim;
-    float *ins[2 * 64], *pend[2 * 64]; /* window <= 64 (checked by the bindings) */
-    float n_rows[2 * 64];
-    int m_ctx = 0;
-    for (int c = lo; c <= hi; c++) {
-        if (c == i) continue;
-        ins[m_ctx] = sums + (size_t)c * dim;
-        pend[m_ctx] = pending + (size_t)c * dim;
-        n_rows[m_ctx++] = (float)rows_of(m, w->sentence[c]).n;
-    }
+    float *ins[MAX_CONTEXT], *pend[MAX_CONTEXT], n_rows[MAX_CONTEXT];
+    int m_ctx = context_positions(m, w->sentence, sums, pending, lo, hi, i, ins, pend, n_rows);
     *examples += m_ctx;
     return sg_positions(w, ins, n_rows, pend, m_ctx, w->sentence[i], alpha, w->scratch + subword_scratch(m),
                         w->neu1e);
 }
 
 WV_HOT double subword_cbow(wv_w2v_worker *w, const float *h, int32_t word, float *grad, float alpha) {
-    return ns_update(w->m, &w->rows, h, word, w->negatives, w->m->cfg.negative, grad, alpha);
+    return predict_ns(w, h, word, w->m->cfg.negative, grad, alpha);
+}
+
+static double ns_subword_step(wv_w2v_worker *w, const float *h, int32_t target, int n_neg, float *neu1e,
+                              float alpha) {
+    return predict_ns(w, h, target, n_neg, neu1e, alpha);
 }
 
 #define SUBWORD_SG_POSITIONS
@@ -148,7 +146,7 @@ WV_HOT double subword_cbow(wv_w2v_worker *w, const float *h, int32_t word, float
 
 const wv_w2v_loss wv_loss_ns_subword = {
     .train_sentence = train_sentence,
-    .step = wv_ns_step,
+    .step = ns_subword_step,
     .hot_rows = ns_hot_rows,
     .scratch_floats = ns_subword_scratch,
 };

@@ -19,16 +19,54 @@ WV_HOT row_list rows_of(const wv_w2v_model *m, int32_t w) {
     return (row_list){m->subword_rows + a, m->subword_offsets[w + 1] - a};
 }
 
-WV_HOT void add_rows(const float *input, row_list r, float *sum, int dim) {
-    for (int k = 0; k < r.n; k++) wv_axpy(1.0f, input + (size_t)r.rows[k] * dim, sum, dim);
+/* The rows are taken ROW_BLOCK at a time, each block's addresses first, so
+ * that the vector kernels keep the sum (the gradient) in registers over a
+ * block. */
+enum { ROW_BLOCK = 64 };
+static const float ONE = 1.0f; /* the coefficient of a plain sum (a stride of 0) */
+
+WV_HOT int row_block(float *input, row_list r, int k0, int dim, float **at) {
+    int n = r.n - k0 < ROW_BLOCK ? r.n - k0 : ROW_BLOCK;
+    for (int k = 0; k < n; k++) at[k] = input + (size_t)r.rows[k0 + k] * dim;
+    return n;
 }
 
+/* sum += the sum of r's rows. */
+WV_HOT void add_rows(const float *input, row_list r, float *sum, int dim) {
+    float *at[ROW_BLOCK];
+    for (int k0 = 0; k0 < r.n; k0 += ROW_BLOCK) {
+        int n = row_block((float *)input, r, k0, dim, at);
+        wv_add_combination(sum, (const float *const *)at, &ONE, 0, n, dim);
+    }
+}
+
+/* Each of r's rows += grad. */
 WV_HOT void update_rows(float *input, row_list r, const float *grad, int dim) {
-    for (int k = 0; k < r.n; k++) wv_axpy(1.0f, grad, input + (size_t)r.rows[k] * dim, dim);
+    float *at[ROW_BLOCK];
+    for (int k0 = 0; k0 < r.n; k0 += ROW_BLOCK)
+        wv_add_to_rows(at, &ONE, 0, row_block(input, r, k0, dim, at), grad, dim);
 }
 
 WV_HOT void prefetch_rows(const float *input, row_list r, int dim) {
     for (int k = 0; k < r.n; k++) wv_prefetch_span(input + (size_t)r.rows[k] * dim, (size_t)dim);
+}
+
+/* The context of centre position i, the positions lo..hi but i, as the
+ * sentence loop keeps them (w2v_subword_sentence.h): each one's sum of rows
+ * (sums[j]), gradients pending for its rows (pend[j]) and number of rows
+ * (n_rows[j]). Returns how many; window <= 64 (checked by the bindings). */
+enum { MAX_CONTEXT = 2 * 64 };
+WV_HOT int context_positions(const wv_w2v_model *m, const int32_t *sentence, float *sums, float *pending, int lo,
+                             int hi, int i, float **ctx_sums, float **ctx_pending, float *n_rows) {
+    const int dim = m->cfg.dim;
+    int n = 0;
+    for (int c = lo; c <= hi; c++) {
+        if (c == i) continue;
+        ctx_sums[n] = sums + (size_t)c * dim;
+        ctx_pending[n] = pending + (size_t)c * dim;
+        n_rows[n++] = (float)rows_of(m, sentence[c]).n;
+    }
+    return n;
 }
 
 /* Whether the subword sentence loop keeps sentence positions' sums: CBOW,

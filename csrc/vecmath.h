@@ -109,6 +109,38 @@ WV_HOT void wv_add_combination(float *restrict y, const float *const *x, const f
     }
 }
 
+/* y[j] += a[j * a_stride] * x for each of n rows y[j]: x is loaded into
+ * registers once, a block of columns at a time, for all n rows (a loop of
+ * axpys loads it again for every row). The rows may repeat: each is
+ * loaded after the store before it. Rounds as that loop of axpys. */
+WV_HOT void wv_add_to_rows(float *const *y, const float *a, int a_stride, int n, const float *x, int dim) {
+    int c = 0;
+#if defined(__GNUC__)
+    for (; c + 32 <= dim; c += 32) {
+        const wv_f8 *xc = (const wv_f8 *)(x + c);
+        const wv_f8 x0 = xc[0], x1 = xc[1], x2 = xc[2], x3 = xc[3];
+        for (int j = 0; j < n; j++) {
+            const float g = a[(size_t)j * a_stride];
+            wv_f8 *yc = (wv_f8 *)(y[j] + c);
+            yc[0] += g * x0;
+            yc[1] += g * x1;
+            yc[2] += g * x2;
+            yc[3] += g * x3;
+        }
+    }
+    for (; c + 8 <= dim; c += 8) {
+        const wv_f8 x0 = *(const wv_f8 *)(x + c);
+        for (int j = 0; j < n; j++) *(wv_f8 *)(y[j] + c) += a[(size_t)j * a_stride] * x0;
+    }
+    for (; c + 4 <= dim; c += 4) {
+        const wv_f4 x0 = *(const wv_f4 *)(x + c);
+        for (int j = 0; j < n; j++) *(wv_f4 *)(y[j] + c) += a[(size_t)j * a_stride] * x0;
+    }
+#endif
+    for (; c < dim; c++)
+        for (int j = 0; j < n; j++) y[j][c] += a[(size_t)j * a_stride] * x[c];
+}
+
 /* out[k] = x . y[k] for k < n: x is read once for all n products (the
  * rows of a window's m x (1 + K) products share it), in vector sums of
  * eight lanes added up at the end. */

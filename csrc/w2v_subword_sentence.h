@@ -97,22 +97,18 @@ static void train_sentence(wv_w2v_worker *w, wv_rng *rng, int len, float alpha, 
                 continue;
             }
 #endif
-            int n = 0;
+            float *ctx_sums[MAX_CONTEXT], *ctx_pending[MAX_CONTEXT], n_rows[MAX_CONTEXT];
+            int m_ctx = context_positions(m, sen, sums, pending, lo, hi, i, ctx_sums, ctx_pending, n_rows);
+            float n = 0.0f;
+            for (int j = 0; j < m_ctx; j++) n += n_rows[j];
             wv_zero(h, dim);
-            for (int c = lo; c <= hi; c++) {
-                if (c == i) continue;
-                wv_axpy(1.0f, sums + (size_t)c * dim, h, dim);
-                n += rows_of(m, sen[c]).n;
-            }
-            wv_scale(1.0f / (float)n, h, dim);
+            wv_add_combination(h, (const float *const *)ctx_sums, &ONE, 0, m_ctx, dim);
+            wv_scale(1.0f / n, h, dim);
             wv_zero(grad, dim);
             *loss += subword_cbow(w, h, word, grad, alpha);
             (*examples)++;
-            for (int c = lo; c <= hi; c++) {
-                if (c == i) continue;
-                wv_axpy(1.0f, grad, pending + (size_t)c * dim, dim);
-                wv_axpy((float)rows_of(m, sen[c]).n, grad, sums + (size_t)c * dim, dim); /* its rows, once applied */
-            }
+            wv_add_to_rows(ctx_pending, &ONE, 0, m_ctx, grad, dim);
+            wv_add_to_rows(ctx_sums, n_rows, 1, m_ctx, grad, dim); /* its rows, once applied */
         }
     }
     for (; positions && applied < ready; applied++)
