@@ -66,6 +66,48 @@ typedef float wv_f8 __attribute__((vector_size(32), aligned(4), may_alias));
 typedef float wv_f4 __attribute__((vector_size(16), aligned(4), may_alias));
 #endif
 
+#if defined(__GNUC__)
+/* wv_add_combination and wv_add_to_rows pass over the columns in blocks of
+ * nv vectors of eight, nv a constant at each call (12, 4, 1: twelve sums and
+ * a broadcast fit in the 16 AVX2 registers), and take the last 4 columns
+ * into the pass before them (tail), so that dim 100 is one pass of 12
+ * vectors and 4. */
+enum { WV_MAX_VECTORS = 12 };
+
+/* Whether exactly 4 columns are left after a pass of nv vectors from c. */
+static inline int wv_pass_tail(int dim, int c, int nv) { return dim - c == 8 * nv + 4; }
+
+/* wv_add_combination over columns [c, c + 8 nv + 4 tail). */
+WV_HOT void wv_combination_pass(float *restrict y, const float *const *x, const float *a, int a_stride, int n, int c,
+                                int nv, int tail) {
+    wv_f8 s[WV_MAX_VECTORS];
+    wv_f4 t = {0};
+    for (int v = 0; v < nv; v++) s[v] = (wv_f8){0};
+    for (int j = 0; j < n; j++) {
+        const float g = a[(size_t)j * a_stride];
+        const float *xj = x[j] + c;
+        for (int v = 0; v < nv; v++) s[v] += g * *(const wv_f8 *)(xj + 8 * v);
+        if (tail) t += g * *(const wv_f4 *)(xj + 8 * nv);
+    }
+    for (int v = 0; v < nv; v++) *(wv_f8 *)(y + c + 8 * v) += s[v];
+    if (tail) *(wv_f4 *)(y + c + 8 * nv) += t;
+}
+
+/* wv_add_to_rows over columns [c, c + 8 nv + 4 tail). */
+WV_HOT void wv_to_rows_pass(float *const *y, const float *a, int a_stride, int n, const float *x, int c, int nv,
+                            int tail) {
+    wv_f8 xv[WV_MAX_VECTORS];
+    for (int v = 0; v < nv; v++) xv[v] = *(const wv_f8 *)(x + c + 8 * v);
+    const wv_f4 xt = tail ? *(const wv_f4 *)(x + c + 8 * nv) : (wv_f4){0};
+    for (int j = 0; j < n; j++) {
+        const float g = a[(size_t)j * a_stride];
+        float *yj = y[j] + c;
+        for (int v = 0; v < nv; v++) *(wv_f8 *)(yj + 8 * v) += g * xv[v];
+        if (tail) *(wv_f4 *)(yj + 8 * nv) += g * xt;
+    }
+}
+#endif
+
 /* y += sum_j a[j * a_stride] * x[j] over n rows of dim floats. The sum is
  * kept in registers a block of columns at a time, so each element of y is
  * loaded and stored once rather than once per row (a loop of axpys is
@@ -75,32 +117,16 @@ WV_HOT void wv_add_combination(float *restrict y, const float *const *x, const f
                                int dim) {
     int c = 0;
 #if defined(__GNUC__)
-    for (; c + 32 <= dim; c += 32) { /* four vectors of sums stay in registers */
-        wv_f8 s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0};
-        for (int j = 0; j < n; j++) {
-            const float g = a[(size_t)j * a_stride];
-            const wv_f8 *xj = (const wv_f8 *)(x[j] + c);
-            s0 += g * xj[0];
-            s1 += g * xj[1];
-            s2 += g * xj[2];
-            s3 += g * xj[3];
-        }
-        wv_f8 *yc = (wv_f8 *)(y + c);
-        yc[0] += s0;
-        yc[1] += s1;
-        yc[2] += s2;
-        yc[3] += s3;
-    }
-    for (; c + 8 <= dim; c += 8) {
-        wv_f8 s0 = {0};
-        for (int j = 0; j < n; j++) s0 += a[(size_t)j * a_stride] * *(const wv_f8 *)(x[j] + c);
-        *(wv_f8 *)(y + c) += s0;
-    }
-    for (; c + 4 <= dim; c += 4) { /* dim 100 = 3 x 32 + 4 */
-        wv_f4 s0 = {0};
-        for (int j = 0; j < n; j++) s0 += a[(size_t)j * a_stride] * *(const wv_f4 *)(x[j] + c);
-        *(wv_f4 *)(y + c) += s0;
-    }
+    for (int t; dim - c >= 96; c += 96 + 4 * t)
+        if ((t = wv_pass_tail(dim, c, 12))) wv_combination_pass(y, x, a, a_stride, n, c, 12, 1);
+        else wv_combination_pass(y, x, a, a_stride, n, c, 12, 0);
+    for (int t; dim - c >= 32; c += 32 + 4 * t)
+        if ((t = wv_pass_tail(dim, c, 4))) wv_combination_pass(y, x, a, a_stride, n, c, 4, 1);
+        else wv_combination_pass(y, x, a, a_stride, n, c, 4, 0);
+    for (int t; dim - c >= 8; c += 8 + 4 * t)
+        if ((t = wv_pass_tail(dim, c, 1))) wv_combination_pass(y, x, a, a_stride, n, c, 1, 1);
+        else wv_combination_pass(y, x, a, a_stride, n, c, 1, 0);
+    if (dim - c >= 4) wv_combination_pass(y, x, a, a_stride, n, c, 0, 1), c += 4;
 #endif
     for (; c < dim; c++) {
         float s = 0.0f;
@@ -116,26 +142,16 @@ WV_HOT void wv_add_combination(float *restrict y, const float *const *x, const f
 WV_HOT void wv_add_to_rows(float *const *y, const float *a, int a_stride, int n, const float *x, int dim) {
     int c = 0;
 #if defined(__GNUC__)
-    for (; c + 32 <= dim; c += 32) {
-        const wv_f8 *xc = (const wv_f8 *)(x + c);
-        const wv_f8 x0 = xc[0], x1 = xc[1], x2 = xc[2], x3 = xc[3];
-        for (int j = 0; j < n; j++) {
-            const float g = a[(size_t)j * a_stride];
-            wv_f8 *yc = (wv_f8 *)(y[j] + c);
-            yc[0] += g * x0;
-            yc[1] += g * x1;
-            yc[2] += g * x2;
-            yc[3] += g * x3;
-        }
-    }
-    for (; c + 8 <= dim; c += 8) {
-        const wv_f8 x0 = *(const wv_f8 *)(x + c);
-        for (int j = 0; j < n; j++) *(wv_f8 *)(y[j] + c) += a[(size_t)j * a_stride] * x0;
-    }
-    for (; c + 4 <= dim; c += 4) {
-        const wv_f4 x0 = *(const wv_f4 *)(x + c);
-        for (int j = 0; j < n; j++) *(wv_f4 *)(y[j] + c) += a[(size_t)j * a_stride] * x0;
-    }
+    for (int t; dim - c >= 96; c += 96 + 4 * t)
+        if ((t = wv_pass_tail(dim, c, 12))) wv_to_rows_pass(y, a, a_stride, n, x, c, 12, 1);
+        else wv_to_rows_pass(y, a, a_stride, n, x, c, 12, 0);
+    for (int t; dim - c >= 32; c += 32 + 4 * t)
+        if ((t = wv_pass_tail(dim, c, 4))) wv_to_rows_pass(y, a, a_stride, n, x, c, 4, 1);
+        else wv_to_rows_pass(y, a, a_stride, n, x, c, 4, 0);
+    for (int t; dim - c >= 8; c += 8 + 4 * t)
+        if ((t = wv_pass_tail(dim, c, 1))) wv_to_rows_pass(y, a, a_stride, n, x, c, 1, 1);
+        else wv_to_rows_pass(y, a, a_stride, n, x, c, 1, 0);
+    if (dim - c >= 4) wv_to_rows_pass(y, a, a_stride, n, x, c, 0, 1), c += 4;
 #endif
     for (; c < dim; c++)
         for (int j = 0; j < n; j++) y[j][c] += a[(size_t)j * a_stride] * x[c];
