@@ -79,10 +79,11 @@ static void train_sentence(wv_w2v_worker *w, wv_rng *rng, int len, float alpha, 
             *loss += subword_sg_window(w, rng, h, lo, hi, i, grad, alpha, examples);
             update_rows(m->input, r, grad, dim);
         } else {
-            /* the rows of the word that enters the window next */
-            if (i + 1 + window < len) prefetch_rows(m->input, rows_of(m, sen[i + 1 + window]), dim);
             /* positions entering a window get their sums; those no window
-             * will see again get their gradients */
+             * will see again get their gradients. The entering rows are
+             * not prefetched: the sum's loads, independent of each other,
+             * overlap their misses well enough, and asking for every line
+             * ahead was slower (docs/performance.md) */
             for (; ready < len && ready <= i + window; ready++) {
                 wv_zero(sums + (size_t)ready * dim, dim);
                 wv_zero(pending + (size_t)ready * dim, dim);
