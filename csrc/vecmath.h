@@ -77,6 +77,21 @@ enum { WV_MAX_VECTORS = 12 };
 /* Whether exactly 4 columns are left after a pass of nv vectors from c. */
 static inline int wv_pass_tail(int dim, int c, int nv) { return dim - c == 8 * nv + 4; }
 
+/* Runs PASS(c, nv, tail) over the columns from c, nv and tail constants:
+ * passes of 12 vectors, then 4, then 1, then 4 columns alone; leaves c at
+ * the first column no pass took (a scalar remainder). */
+#define WV_PASSES_OF(dim, c, nv, PASS)                                    \
+    for (int tail_; (dim) - (c) >= 8 * (nv); (c) += 8 * (nv) + 4 * tail_) \
+        if ((tail_ = wv_pass_tail(dim, c, nv))) PASS(c, nv, 1);           \
+        else PASS(c, nv, 0)
+#define WV_PASSES(dim, c, PASS)                  \
+    do {                                         \
+        WV_PASSES_OF(dim, c, 12, PASS);          \
+        WV_PASSES_OF(dim, c, 4, PASS);           \
+        WV_PASSES_OF(dim, c, 1, PASS);           \
+        if ((dim) - (c) >= 4) PASS(c, 0, 1), (c) += 4; \
+    } while (0)
+
 /* wv_add_combination over columns [c, c + 8 nv + 4 tail). */
 WV_HOT void wv_combination_pass(float *restrict y, const float *const *x, const float *a, int a_stride, int n, int c,
                                 int nv, int tail) {
@@ -117,16 +132,9 @@ WV_HOT void wv_add_combination(float *restrict y, const float *const *x, const f
                                int dim) {
     int c = 0;
 #if defined(__GNUC__)
-    for (int t; dim - c >= 96; c += 96 + 4 * t)
-        if ((t = wv_pass_tail(dim, c, 12))) wv_combination_pass(y, x, a, a_stride, n, c, 12, 1);
-        else wv_combination_pass(y, x, a, a_stride, n, c, 12, 0);
-    for (int t; dim - c >= 32; c += 32 + 4 * t)
-        if ((t = wv_pass_tail(dim, c, 4))) wv_combination_pass(y, x, a, a_stride, n, c, 4, 1);
-        else wv_combination_pass(y, x, a, a_stride, n, c, 4, 0);
-    for (int t; dim - c >= 8; c += 8 + 4 * t)
-        if ((t = wv_pass_tail(dim, c, 1))) wv_combination_pass(y, x, a, a_stride, n, c, 1, 1);
-        else wv_combination_pass(y, x, a, a_stride, n, c, 1, 0);
-    if (dim - c >= 4) wv_combination_pass(y, x, a, a_stride, n, c, 0, 1), c += 4;
+#define WV_PASS(c, nv, tail) wv_combination_pass(y, x, a, a_stride, n, c, nv, tail)
+    WV_PASSES(dim, c, WV_PASS);
+#undef WV_PASS
 #endif
     for (; c < dim; c++) {
         float s = 0.0f;
@@ -142,16 +150,9 @@ WV_HOT void wv_add_combination(float *restrict y, const float *const *x, const f
 WV_HOT void wv_add_to_rows(float *const *y, const float *a, int a_stride, int n, const float *x, int dim) {
     int c = 0;
 #if defined(__GNUC__)
-    for (int t; dim - c >= 96; c += 96 + 4 * t)
-        if ((t = wv_pass_tail(dim, c, 12))) wv_to_rows_pass(y, a, a_stride, n, x, c, 12, 1);
-        else wv_to_rows_pass(y, a, a_stride, n, x, c, 12, 0);
-    for (int t; dim - c >= 32; c += 32 + 4 * t)
-        if ((t = wv_pass_tail(dim, c, 4))) wv_to_rows_pass(y, a, a_stride, n, x, c, 4, 1);
-        else wv_to_rows_pass(y, a, a_stride, n, x, c, 4, 0);
-    for (int t; dim - c >= 8; c += 8 + 4 * t)
-        if ((t = wv_pass_tail(dim, c, 1))) wv_to_rows_pass(y, a, a_stride, n, x, c, 1, 1);
-        else wv_to_rows_pass(y, a, a_stride, n, x, c, 1, 0);
-    if (dim - c >= 4) wv_to_rows_pass(y, a, a_stride, n, x, c, 0, 1), c += 4;
+#define WV_PASS(c, nv, tail) wv_to_rows_pass(y, a, a_stride, n, x, c, nv, tail)
+    WV_PASSES(dim, c, WV_PASS);
+#undef WV_PASS
 #endif
     for (; c < dim; c++)
         for (int j = 0; j < n; j++) y[j][c] += a[(size_t)j * a_stride] * x[c];
