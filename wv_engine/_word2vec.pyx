@@ -496,7 +496,7 @@ cdef class Word2VecCore:
             raise ValueError("bad hidden vector or target")
         if n_neg and (np.asarray(neg).min() < 0 or np.asarray(neg).max() >= self.m.vocab_size):
             raise ValueError("negatives out of range")
-        if self.m.cfg.subwords and n_neg > 63:
+        if self.m.cfg.subwords and self.m.cfg.loss == WV_LOSS_NS and n_neg > 63:
             raise ValueError("subwords with loss='ns' take 1 <= negative <= 63")
         neu1e = np.zeros(self.m.cfg.dim, dtype=np.float32)
         scratch = np.zeros(self.m.vocab_size, dtype=np.float32)
