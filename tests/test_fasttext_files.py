@@ -10,6 +10,7 @@ import pytest
 from wv_engine import FastText, FormatError, load_vectors
 from wv_engine.cli import main
 from wv_engine.fasttext_bin import read_fasttext_bin
+from wv_engine.gensim.fasttext import load_facebook_model
 
 
 
@@ -106,6 +107,15 @@ def test_models_that_are_not_plain_word_vectors_are_refused(tmp_path, kw, messag
     with pytest.raises(FormatError, match=message):
         FastText.load_fasttext(path)
 
+
+
+def test_a_supervised_bin_is_not_implemented_as_gensim_says(tmp_path):
+    path = tmp_path / "classifier.bin"
+    path.write_bytes(fasttext_bin_bytes(["a", "b"], [2, 1], np.zeros((12, 3), np.float32),
+                                        np.zeros((2, 3), np.float32), model=3, nlabels=1))
+    with pytest.raises(NotImplementedError, match="supervised") as err:
+        load_facebook_model(path)
+    assert isinstance(err.value, FormatError)
 
 def test_a_bin_fastText_wrote_with_hs_loads(tmp_path):
     """A .bin laid out byte by byte as fastText writes one with -loss hs."""

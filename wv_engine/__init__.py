@@ -35,7 +35,7 @@ logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 from .corpus import Corpus, EncodedCorpus
 from .epoch_scores import EpochScores
-from .errors import CorpusError, FormatError, InputFileError, NotAModelError
+from .errors import CorpusError, FormatError, InputFileError, NotAModelError, UnsupportedModelError
 from .fasttext import FastText
 from .io import load_vectors
 from .phrases import Phrases
@@ -56,6 +56,6 @@ def __getattr__(name: str):
 
 __all__ = [
     "Corpus", "CorpusError", "EncodedCorpus", "EpochScores", "EpochStats", "FastText", "FormatError", "GloVe",
-    "InputFileError", "NotAModelError", "Phrases", "TrainingStats", "UnknownWordError", "Vectors", "Vocabulary",
-    "Word2Vec", "load_vectors", "__version__",
+    "InputFileError", "NotAModelError", "Phrases", "TrainingStats", "UnknownWordError", "UnsupportedModelError",
+    "Vectors", "Vocabulary", "Word2Vec", "load_vectors", "__version__",
 ]

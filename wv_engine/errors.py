@@ -34,6 +34,12 @@ class FormatError(ValueError):
         super().__init__(f"{self.path}: {problem}")
 
 
+class UnsupportedModelError(FormatError, NotImplementedError):
+    """A file in a format read here that holds a kind of model this package
+    does not make (fastText's supervised classifiers): a NotImplementedError
+    too, as gensim raises for one."""
+
+
 class NotAModelError(FormatError):
     """A file that is not a saved model (a vectors file, say) was given
     where one is needed: load its vectors with load_vectors instead."""

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import FormatError
+from .errors import FormatError, UnsupportedModelError
 from .files import atomic_write, check_input
 from .formats import checked_number
 
@@ -107,7 +107,7 @@ def _read_model(path: str, reader: "_Reader", values: tuple, new: bool) -> dict[
     if model is None or loss is None:
         raise FormatError(path, f"unknown model {args['model']} or loss {args['loss']} in its arguments")
     if model == "supervised":
-        raise FormatError(path, "a supervised (classifier) model, not word vectors")
+        raise UnsupportedModelError(path, "a supervised (classifier) model, not word vectors")
     if args["wordNgrams"] != 1:
         raise FormatError(path, f"wordNgrams {args['wordNgrams']}: word n-grams are not supported")
     if args["maxn"] and not 1 <= args["minn"] <= args["maxn"]:

@@ -58,9 +58,11 @@ class FastTextKeyedVectors(KeyedVectors):
     def get_vector(self, key: Any, norm: bool = False) -> np.ndarray:
         if self.has_index_for(key):
             return super().get_vector(key, norm)
-        rows = _subwords.ngram_rows(str(key), self.min_n, self.max_n, self.bucket)
-        if not len(rows):
+        if not self.bucket:
             raise KeyError(f"cannot calculate vector for OOV word without ngrams: {key!r}")
+        rows = _subwords.ngram_rows(str(key), self.min_n, self.max_n, self.bucket)
+        if not len(rows):  # fastText and gensim give the origin (e.g. for "", shorter than min_n)
+            return np.zeros(self.vector_size, dtype=np.float32)
         vec = self.vectors_ngrams[rows].mean(axis=0, dtype=np.float32)
         return vec / np.linalg.norm(vec) if norm and np.linalg.norm(vec) else vec
 

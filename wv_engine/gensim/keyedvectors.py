@@ -356,7 +356,7 @@ class KeyedVectors:
         pos, neg = _ensure_list(positive), _ensure_list(negative)
         if not pos:
             raise ValueError("cannot compute similarity with no input")
-        exclude = {self.get_index(t) for t in pos + neg if isinstance(t, _KEY_TYPES)}
+        exclude = {self.get_index(t) for t in pos + neg if isinstance(t, _KEY_TYPES) and self.has_index_for(t)}
         pos = [self.get_vector(t, norm=True) if isinstance(t, _KEY_TYPES) else t for t in pos]
         neg = [self.get_vector(t, norm=True) if isinstance(t, _KEY_TYPES) else t for t in neg]
         if not topn:
@@ -437,9 +437,11 @@ class KeyedVectors:
 
     def vectors_for_all(self, keys: Iterable, allow_inference: bool = True,
                         copy_vecattrs: bool = False) -> "KeyedVectors":
-        """A new KeyedVectors with the known keys among `keys` (no inference: word2vec has no
-        subwords)."""
-        found = list(dict.fromkeys(k for k in keys if k in self))
+        """A new KeyedVectors with the keys among `keys` that have a vector: with
+        allow_inference=False only those of the vocabulary (a FastTextKeyedVectors infers
+        the others from their n-grams)."""
+        has = self.__contains__ if allow_inference else self.has_index_for
+        found = list(dict.fromkeys(k for k in keys if has(k)))
         kv = KeyedVectors(self.vector_size, dtype=self.vectors.dtype)
         kv.add_vectors(found, self[found] if found else np.zeros((0, self.vector_size)))
         for attr, values in self.expandos.items():  # the same attributes; their values only if asked
