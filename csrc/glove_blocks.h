@@ -111,7 +111,7 @@ struct wv_glove_stream {
 /* Buffers for the largest block. WV_ERR_NOMEM. */
 wv_status wv_glove_stream_init(wv_glove_stream *s, wv_glove_blocks *b);
 void wv_glove_stream_free(wv_glove_stream *s);
-/* Trains each block on `rounds` rounds of a grid of `bands` bands, cut by the records per id
+/* Trains each block on `rounds` rounds of a grid of `bands` bands, dealt by the records per id
  * in block 0 (a uniformly random sample of them all: the bands are the
  * same whatever the epoch or a resume). WV_ERR_NOMEM, WV_ERR_IO (reading
  * block 0), WV_ERR_INVALID (bands outside [1, WV_GLOVE_MAX_BANDS] or an id

@@ -3,13 +3,37 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* Band k holds the ids whose records start in the k-th B-th of all records
- * (ids in order): bands of about equal work, however skewed the counts. */
+/* Bands as a min-heap of (records so far, band): heap[0] the lightest,
+ * ties to the lower band. */
+static inline int lighter(const int64_t *load, int a, int b) {
+    return load[a] < load[b] || (load[a] == load[b] && a < b);
+}
+
+static void sift_down(int *heap, int n, const int64_t *load) {
+    for (int at = 0;;) {
+        int least = at, l = 2 * at + 1, r = l + 1;
+        if (l < n && lighter(load, heap[l], heap[least])) least = l;
+        if (r < n && lighter(load, heap[r], heap[least])) least = r;
+        if (least == at) return;
+        int t = heap[at];
+        heap[at] = heap[least];
+        heap[least] = t;
+        at = least;
+    }
+}
+
+/* Each id in turn (most frequent first) joins the band with the fewest
+ * records so far: bands of about equal work that each hold frequent and
+ * rare ids alike, so that a word's records in one cell are a fair sample
+ * of all its records (bands of consecutive ids drift; docs/performance.md). */
 void wv_glove_assign_bands(const int64_t *before, int32_t n_rows, int bands, int32_t *band_of) {
-    const int64_t total = before[n_rows];
+    int64_t load[WV_GLOVE_MAX_BANDS] = {0};
+    int heap[WV_GLOVE_MAX_BANDS];
+    for (int b = 0; b < bands; b++) heap[b] = b;
     for (int32_t i = 0; i < n_rows; i++) {
-        int64_t b = total ? before[i] * bands / total : 0;
-        band_of[i] = (int32_t)(b < bands ? b : bands - 1);
+        band_of[i] = heap[0];
+        load[heap[0]] += before[i + 1] - before[i];
+        sift_down(heap, bands, load);
     }
 }
 

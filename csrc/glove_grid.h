@@ -1,4 +1,4 @@
-/* GloVe training on a grid (in the spirit of FPSG / LIBMF): the ids are cut
+/* GloVe training on a grid (in the spirit of FPSG / LIBMF): the ids are dealt
  * into B bands holding about equal numbers of records, the records sorted
  * into the B x B cells of (row band, column band), each cell shuffled. In
  * an epoch each thread takes a cell whose row band and column band no other
@@ -24,8 +24,8 @@
 
 /* The cells: records [start[c], start[c + 1]) form cell c = (round * B +
  * row_band) * B + col_band. A record's round is drawn at random (a hash of
- * its ids): each round is a random share of the records on its own grid, so
- * that a word's records arrive in rounds x B bursts an epoch, not B. */
+ * its ids): each round is a random share of the records on its own grid
+ * (one round, the default, is one grid). */
 typedef struct {
     int bands;
     int rounds;
@@ -45,8 +45,9 @@ static inline int wv_glove_round_of(int32_t row, int32_t col, uint64_t salt, int
     return (int)((h >> 32) * (uint64_t)rounds >> 32);
 }
 
-/* Cuts ids 0..n_rows-1 into `bands` ranges of about equal records: `before`
- * (n_rows + 1) holds each id's running count of records (a CSR indptr). */
+/* Deals ids 0..n_rows-1 into `bands` bands of about equal records, each
+ * with frequent and rare ids alike: `before` (n_rows + 1) holds each id's
+ * running count of records (a CSR indptr). */
 void wv_glove_assign_bands(const int64_t *before, int32_t n_rows, int bands, int32_t *band_of);
 
 /* Sorts n records in place into the cells of `rounds` rounds of `bands`

@@ -251,11 +251,11 @@ def _add_glove(sub) -> None:
                         "refined reciprocal square root (within a few float ulps, faster)")
     p.add_argument("--grid", type=_number(int, 0, 256), default=None, metavar="B",
                    help="train on a B x B grid of (word band, context band) cells, threads never sharing a "
-                        "band (FPSG); default: 4 bands a thread on 2 threads or more, glove.c's order on one; "
+                        "band (FPSG); default: 16 bands a thread on 2 threads or more, glove.c's order on one; "
                         "0: one shuffled order split into a range per thread, as glove.c")
     p.add_argument("--grid-rounds", type=_number(int, 1, 1024), default=None, metavar="R",
-                   help="the grid's records split at random into R rounds, each on its own cells, so that a "
-                        "word's records arrive in R x B bursts an epoch (default: about 256 / B)")
+                   help="the grid's records split at random into R rounds, each on its own cells, trained in "
+                        "turn (default 1: one grid)")
     p.add_argument("--seed", type=_number(int, 0, 2**63 - 1), default=1)
     p.add_argument("--output-vectors", choices=["sum", "word", "concat"], default="sum",
                    help="W + W~ (default), W only, or W and W~ side by side")

@@ -26,10 +26,8 @@ from .settings import check as _check
 from .settings import resolve_threads, threads_for
 
 OUTPUTS = ("sum", "word", "concat")
-# A grid's rounds are chosen so that each word's records arrive in about this
-# many bursts an epoch (rounds x bands): in a few long ones (one round) a
-# small vocabulary's cost stalls above glove.c's order's (docs/performance.md).
-GRID_BURSTS = 256
+
+
 @dataclass
 class GloVeEpoch:
     """One epoch: its mean cost per record (glove.c's figure), float64."""
@@ -108,22 +106,23 @@ class GloVe:
     is reproducible too (resumed or not).
 
     Many cores (the grid; grid=None, the default, takes the rule of
-    grid_plan: 4 bands a thread on two threads or more, glove.c's order on
-    one): the ids are cut into B bands of about equal numbers of records,
-    the records split at random into R rounds (a hash of their ids) and
-    each round sorted into its B x B cells of (word band, context band),
-    each cell shuffled. In an epoch the rounds are trained in turn; each
-    thread trains one cell at a time, taken from those whose bands no other
-    thread holds, in an order drawn from (seed, epoch), as FPSG / LIBMF
-    schedule matrix factorisation. No two threads update one row at once,
-    so a frequent word's row stays in one core's cache; the rounds (R x B
-    of about GRID_BURSTS) keep each word's records in short bursts spread
-    over the epoch, without which a small vocabulary's cost stalls. The
-    update rule and the cost are glove.c's. Out of core each block is
-    sorted into ceil(R / blocks) rounds as it is read (the bands cut by
-    block 0's records). grid=0 keeps glove.c's one shuffled order split
-    into a range per thread; grid_rounds=R sets the rounds
-    (docs/performance.md, "GloVe on a grid")."""
+    grid_plan: 16 bands a thread on two threads or more, glove.c's order on
+    one): the ids are dealt into B bands of about equal numbers of records,
+    each with frequent and rare words alike (each id in turn, most frequent
+    first, to the band with the fewest records so far), the records sorted
+    into the B x B cells of (word band, context band), each cell shuffled.
+    Each thread trains one cell at a time, taken from those whose bands no
+    other thread holds, in an order drawn from (seed, epoch), as FPSG /
+    LIBMF schedule matrix factorisation. No two threads update one row at
+    once, so a frequent word's row stays in one core's cache, and a cell's
+    rows are few enough to stay in the last-level cache; a word's records
+    in one cell are a fair sample of all of its records. The
+    update rule and the cost are glove.c's. grid_rounds=R (default 1)
+    splits the records at random into R rounds (a hash of their ids), each
+    on its own cells, trained in turn; out of core each block is sorted
+    into ceil(R / blocks) rounds as it is read (the bands dealt by block
+    0's records). grid=0 keeps glove.c's one shuffled order split into a
+    range per thread (docs/performance.md, "GloVe on a grid")."""
 
     def __init__(self, *, dim: int = 100, window: int = 10, x_max: float = 100.0, alpha: float = 0.75,
                  epochs: int = 25, eta: float = 0.05, min_count: int = 5, threads: int | None = None,
@@ -355,15 +354,13 @@ class GloVe:
     def grid_plan(self, threads: int | None = None) -> tuple[int, int]:
         """(bands, rounds) of the grid the records are trained on: `grid`
         and `grid_rounds` when given, else the rule (docs/performance.md):
-        on two threads or more, 4 bands a thread; on one, glove.c's order
-        (0 bands). Rounds: enough that each word's records arrive in about
-        GRID_BURSTS bursts an epoch (rounds x bands)."""
+        on two threads or more, 16 bands a thread; on one, glove.c's order
+        (0 bands). Rounds: 1 (one grid)."""
         threads = self.threads if threads is None else threads
-        bands = self.grid if self.grid is not None else min(4 * threads, _glove.MAX_BANDS) if threads > 1 else 0
+        bands = self.grid if self.grid is not None else min(16 * threads, _glove.MAX_BANDS) if threads > 1 else 0
         if not bands:
             return 0, 1
-        rounds = self.grid_rounds if self.grid_rounds is not None else -(-GRID_BURSTS // bands)
-        return bands, min(rounds, _glove.MAX_ROUNDS)
+        return bands, 1 if self.grid_rounds is None else self.grid_rounds
 
     def _make_records(self, matrix: sp.spmatrix) -> tuple[np.ndarray, np.ndarray | None]:
         """The training records of the matrix, shuffled; with a grid, sorted
