@@ -108,7 +108,6 @@ def test_models_that_are_not_plain_word_vectors_are_refused(tmp_path, kw, messag
         FastText.load_fasttext(path)
 
 
-
 def test_a_supervised_bin_is_not_implemented_as_gensim_says(tmp_path):
     path = tmp_path / "classifier.bin"
     path.write_bytes(fasttext_bin_bytes(["a", "b"], [2, 1], np.zeros((12, 3), np.float32),
@@ -116,6 +115,7 @@ def test_a_supervised_bin_is_not_implemented_as_gensim_says(tmp_path):
     with pytest.raises(NotImplementedError, match="supervised") as err:
         load_facebook_model(path)
     assert isinstance(err.value, FormatError)
+
 
 def test_a_bin_fastText_wrote_with_hs_loads(tmp_path):
     """A .bin laid out byte by byte as fastText writes one with -loss hs."""

@@ -53,4 +53,3 @@ def test_a_word_without_ngrams_is_the_origin_unless_there_are_no_buckets(model):
     assert plain.wv.bucket == 0
     with pytest.raises(KeyError, match="without ngrams"):
         plain.wv["nightly"]
-

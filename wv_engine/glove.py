@@ -116,13 +116,13 @@ class GloVe:
     LIBMF schedule matrix factorisation. No two threads update one row at
     once, so a frequent word's row stays in one core's cache, and a cell's
     rows are few enough to stay in the last-level cache; a word's records
-    in one cell are a fair sample of all of its records. The
-    update rule and the cost are glove.c's. grid_rounds=R (default 1)
-    splits the records at random into R rounds (a hash of their ids), each
-    on its own cells, trained in turn; out of core each block is sorted
-    into ceil(R / blocks) rounds as it is read (the bands dealt by block
-    0's records). grid=0 keeps glove.c's one shuffled order split into a
-    range per thread (docs/performance.md, "GloVe on a grid")."""
+    in one cell are a fair sample of all of its records. The update rule
+    and the cost are glove.c's. grid_rounds=R (default 1) splits the
+    records at random into R rounds (a hash of their ids), each on its own
+    cells, trained in turn; out of core each block is sorted into
+    ceil(R / blocks) rounds as it is read (the bands dealt by block 0's
+    records). grid=0 keeps glove.c's one shuffled order split into a range
+    per thread (docs/performance.md, "GloVe on a grid")."""
 
     def __init__(self, *, dim: int = 100, window: int = 10, x_max: float = 100.0, alpha: float = 0.75,
                  epochs: int = 25, eta: float = 0.05, min_count: int = 5, threads: int | None = None,

@@ -320,8 +320,11 @@ class KeyedVectors:
                 else:
                     terms.append(item[0])
                     weights.append(float(item[1]))
-        exclude = {self.get_index(t) for t in terms if isinstance(t, _KEY_TYPES) and self.has_index_for(t)}
-        return terms, np.asarray(weights, dtype=REAL), exclude
+        return terms, np.asarray(weights, dtype=REAL), self._rows_of(terms)
+
+    def _rows_of(self, terms: list) -> set[int]:
+        """The rows of the vocabulary keys among `terms` (vectors and unknown keys have none)."""
+        return {self.get_index(t) for t in terms if isinstance(t, _KEY_TYPES) and self.has_index_for(t)}
 
     def _ranked(self, scores_or_list: Any, topn: int, exclude: set[int]) -> list[tuple[str, float]]:
         return [(w, s) for w, s in scores_or_list if self.key_to_index.get(w) not in exclude][:topn]
@@ -356,7 +359,7 @@ class KeyedVectors:
         pos, neg = _ensure_list(positive), _ensure_list(negative)
         if not pos:
             raise ValueError("cannot compute similarity with no input")
-        exclude = {self.get_index(t) for t in pos + neg if isinstance(t, _KEY_TYPES) and self.has_index_for(t)}
+        exclude = self._rows_of(pos + neg)
         pos = [self.get_vector(t, norm=True) if isinstance(t, _KEY_TYPES) else t for t in pos]
         neg = [self.get_vector(t, norm=True) if isinstance(t, _KEY_TYPES) else t for t in neg]
         if not topn:
