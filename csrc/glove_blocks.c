@@ -3,6 +3,7 @@
 #include "glove_blocks.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,9 @@ static int open_block_file(const char *dir) {
 wv_status wv_glove_blocks_open(wv_glove_blocks *b, int n_blocks, const char *tmp_dir, uint64_t seed) {
     b->n_blocks = 0;
     b->seed = seed;
+    b->bands = b->n_rows = 0;
+    b->parts = 1;
+    b->band_of = NULL;
     atomic_store(&b->error, 0);
     b->fds = malloc((size_t)n_blocks * sizeof *b->fds);
     b->counts = calloc((size_t)n_blocks, sizeof *b->counts);
@@ -59,9 +63,62 @@ void wv_glove_blocks_close(wv_glove_blocks *b) {
     for (int k = 0; k < b->n_blocks; k++) close(b->fds[k]); /* unlinked: closing deletes it */
     free(b->fds);
     free((void *)b->counts);
+    free(b->band_of);
     b->fds = NULL;
     b->counts = NULL;
-    b->n_blocks = 0;
+    b->band_of = NULL;
+    b->n_blocks = b->bands = 0;
+}
+
+/* A block's diagonals should be many, for its cells to tie the bands
+ * together, and the bands few, for the grid to converge as one of 32 does
+ * (docs/performance.md): 12 diagonals a block while that keeps to 64 bands,
+ * then fewer, down to 4. Past MAX_GROUPS blocks each group is split into
+ * parts by a hash, which train as rounds do, more slowly; MAX_GROUPS x its
+ * parts stays within WV_GLOVE_MAX_BLOCKS. */
+#define MOST_DIAGONALS 12
+#define FEWEST_DIAGONALS 4
+#define FEW_BANDS 64
+#define MAX_GROUPS 64
+
+int wv_glove_blocks_layout(int blocks, int *bands, int *parts) {
+    if (blocks < 1) blocks = 1;
+    const int groups = blocks < MAX_GROUPS ? blocks : MAX_GROUPS;
+    *parts = (blocks + groups - 1) / groups;
+    int fewest = FEW_BANDS / groups;
+    fewest = fewest > MOST_DIAGONALS ? MOST_DIAGONALS : fewest < FEWEST_DIAGONALS ? FEWEST_DIAGONALS : fewest;
+    const int per = *bands / groups > fewest ? *bands / groups : fewest;
+    *bands = per * groups;
+    return groups * *parts;
+}
+
+wv_status wv_glove_blocks_by_bands(wv_glove_blocks *b, int bands, int parts, const int64_t *before, int32_t n_rows) {
+    if (bands < 1 || bands > WV_GLOVE_MAX_BANDS || parts < 1 || b->n_blocks % parts ||
+        bands % (b->n_blocks / parts) || n_rows < 0 || b->band_of)
+        return WV_ERR_INVALID;
+    b->band_of = malloc((size_t)(n_rows > 0 ? n_rows : 1) * sizeof *b->band_of);
+    if (!b->band_of) return WV_ERR_NOMEM;
+    wv_glove_assign_bands(before, n_rows, bands, b->band_of);
+    /* Each group a seeded random set of diagonals: a block's cells then tie
+     * every band to many others within few steps, as a random order of all
+     * cells does; consecutive diagonals tie a band only to its neighbours
+     * and every k-th diagonal splits the bands into groups with no common
+     * cell, and both train more slowly (docs/performance.md). */
+    int diagonals[WV_GLOVE_MAX_BANDS];
+    wv_rng rng;
+    wv_rng_seed(&rng, b->seed, UINT64_MAX, UINT64_MAX - 1);
+    for (int d = 0; d < bands; d++) diagonals[d] = d;
+    for (int d = bands - 1; d > 0; d--) {
+        int j = (int)wv_rng_below(&rng, (uint32_t)d + 1), t = diagonals[d];
+        diagonals[d] = diagonals[j];
+        diagonals[j] = t;
+    }
+    const int per_group = bands / (b->n_blocks / parts);
+    for (int k = 0; k < bands; k++) b->group_of[diagonals[k]] = k / per_group;
+    b->bands = bands;
+    b->parts = parts;
+    b->n_rows = n_rows;
+    return WV_OK;
 }
 
 int64_t wv_glove_blocks_total(const wv_glove_blocks *b) {
@@ -101,11 +158,20 @@ wv_status wv_glove_blocks_read(wv_glove_blocks *b, int block, wv_glove_record *o
 
 /* ---- writers ------------------------------------------------------------------ */
 /* The block of a pair: a hash of (seed, row, col), so it does not depend on
- * the order the merge threads produce the records in. */
+ * the order the merge threads produce the records in; by bands, its
+ * diagonal's group, and the hash only picks the part. */
 static int block_of(const wv_glove_blocks *b, int32_t row, int32_t col) {
-    wv_rng rng;
-    wv_rng_seed(&rng, b->seed, (uint64_t)(uint32_t)row, (uint64_t)(uint32_t)col);
-    return (int)wv_rng_below(&rng, (uint32_t)b->n_blocks);
+    const int parts = b->bands ? b->parts : b->n_blocks;
+    int part = 0;
+    if (parts > 1) {
+        wv_rng rng;
+        wv_rng_seed(&rng, b->seed, (uint64_t)(uint32_t)row, (uint64_t)(uint32_t)col);
+        part = (int)wv_rng_below(&rng, (uint32_t)parts);
+    }
+    if (!b->bands) return part;
+    int diagonal = b->band_of[col] - b->band_of[row];
+    if (diagonal < 0) diagonal += b->bands;
+    return b->group_of[diagonal] * parts + part;
 }
 
 wv_status wv_glove_writer_init(wv_glove_block_writer *w, wv_glove_blocks *b, int32_t per_block) {
@@ -161,12 +227,20 @@ static wv_status sink_open(void *ctx, int64_t most_upper, int64_t unit, int n_pa
     if (!s->streaming) return WV_OK;
     /* Two blocks (the one training and the one read ahead) fit the limit,
      * with room for blocks a little above the mean. */
-    double block_bytes = (double)s->memory_limit * 7.0 / 16.0;
-    double blocks = (double)s->most_records * (double)sizeof(wv_glove_record) / block_bytes;
+    const double record_bytes = (double)s->most_records * (double)sizeof(wv_glove_record);
+    double blocks = record_bytes / ((double)s->memory_limit * 7.0 / 16.0);
     if (blocks > WV_GLOVE_MAX_BLOCKS) return WV_ERR_MEMORY_LIMIT;
+    if (s->bands) /* blocks of whole diagonals are less even than a hash's: more room */
+        blocks = fmin(record_bytes / ((double)s->memory_limit * 3.0 / 8.0), WV_GLOVE_MAX_BLOCKS);
     int n_blocks = blocks < 1.0 ? 1 : (int)blocks + (blocks > (double)(int)blocks);
+    int bands = s->bands, parts = 1;
+    if (bands) n_blocks = wv_glove_blocks_layout(n_blocks, &bands, &parts);
     wv_status rc = wv_glove_blocks_open(&s->blocks, n_blocks, s->tmp_dir, s->seed);
     if (rc) return rc;
+    if (bands) {
+        rc = wv_glove_blocks_by_bands(&s->blocks, bands, parts, s->band_before, s->n_rows);
+        if (rc) return rc;
+    }
     /* Write buffers of all parts take at most a quarter of the limit (the
      * counter's record buffers, as large, are freed by now). */
     double per = (double)s->memory_limit / 4.0 / ((double)n_parts * n_blocks * sizeof(wv_glove_record));
@@ -217,6 +291,12 @@ void wv_glove_block_sink_init(wv_glove_block_sink *s, size_t memory_limit, int f
     s->seed = seed;
     s->unit = 1.0;
     s->sink = (wv_cooc_sink){sink_open, sink_emit, sink_close_part, s};
+}
+
+void wv_glove_block_sink_by_bands(wv_glove_block_sink *s, int bands, const int64_t *before, int32_t n_rows) {
+    s->bands = bands;
+    s->band_before = before;
+    s->n_rows = n_rows;
 }
 
 void wv_glove_block_sink_free(wv_glove_block_sink *s) {
@@ -274,8 +354,9 @@ void wv_glove_stream_free(wv_glove_stream *s) {
 }
 
 wv_status wv_glove_stream_set_grid(wv_glove_stream *s, int bands, int rounds, int32_t vocab_size) {
+    const wv_glove_blocks *b = s->blocks;
     if (s->bands || bands < 1 || bands > WV_GLOVE_MAX_BANDS || rounds < 1 || rounds > WV_GLOVE_MAX_ROUNDS ||
-        vocab_size < 1)
+        vocab_size < 1 || (b->bands && (bands != b->bands || vocab_size != b->n_rows)))
         return WV_ERR_INVALID;
     const size_t cells = (size_t)rounds * (size_t)bands * (size_t)bands + 1;
     int64_t *before = calloc((size_t)vocab_size + 1, sizeof *before);
@@ -283,8 +364,8 @@ wv_status wv_glove_stream_set_grid(wv_glove_stream *s, int bands, int rounds, in
     s->cells[0] = calloc(cells, sizeof *s->cells[0]);
     s->cells[1] = calloc(cells, sizeof *s->cells[1]);
     wv_status rc = before && s->band_of && s->cells[0] && s->cells[1] ? WV_OK : WV_ERR_NOMEM;
-    if (rc == WV_OK) rc = wv_glove_blocks_read(s->blocks, 0, s->buf[0]);
-    const int64_t n = rc == WV_OK ? atomic_load(&s->blocks->counts[0]) : 0;
+    if (rc == WV_OK && !b->bands) rc = wv_glove_blocks_read(s->blocks, 0, s->buf[0]);
+    const int64_t n = rc == WV_OK && !b->bands ? atomic_load(&s->blocks->counts[0]) : 0;
     for (int64_t k = 0; k < n && rc == WV_OK; k++) {
         const wv_glove_record *r = &s->buf[0][k];
         if (r->row < 0 || r->row >= vocab_size || r->col < 0 || r->col >= vocab_size) rc = WV_ERR_INVALID;
@@ -292,7 +373,8 @@ wv_status wv_glove_stream_set_grid(wv_glove_stream *s, int bands, int rounds, in
     }
     if (rc == WV_OK) {
         for (int32_t i = 0; i < vocab_size; i++) before[i + 1] += before[i];
-        wv_glove_assign_bands(before, vocab_size, bands, s->band_of);
+        if (b->bands) memcpy(s->band_of, b->band_of, (size_t)vocab_size * sizeof *s->band_of);
+        else wv_glove_assign_bands(before, vocab_size, bands, s->band_of);
         wv_glove_grid grid = {bands, rounds, s->cells[0]};
         rc = wv_glove_scheduler_init(&s->scheduler[0], grid);
         if (rc == WV_OK) {

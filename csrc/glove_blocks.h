@@ -1,13 +1,20 @@
 /* GloVe training records out of core: when the records do not fit in
- * memory, the co-occurrence merge writes each one to one of B block files
- * (unlinked temporary files, so nothing outlives the process), the block
- * chosen by a seeded hash of the pair. Every epoch visits the blocks in a
- * seeded order; a reader thread loads and shuffles the next block into one
- * of two buffers while the training threads run over the other.
+ * memory, the co-occurrence merge writes each one to one of K block files
+ * (unlinked temporary files, so nothing outlives the process). Every epoch
+ * visits the blocks in a seeded order; a reader thread loads and shuffles
+ * the next block into one of two buffers while the training threads run
+ * over the other.
  *
- * Random blocks, each shuffled, concatenated in random order, make a
- * uniformly random permutation of the records, as the in-memory shuffle
- * does (given the block sizes, a block holds a uniformly random subset). */
+ * Without a grid, the block is a seeded hash of the pair: random blocks,
+ * each shuffled, concatenated in random order, make a uniformly random
+ * permutation of the records, as the in-memory shuffle does.
+ *
+ * With a grid, the block is a group of the grid's diagonals: the ids are
+ * dealt into bands before the merge (from an estimate of each id's records)
+ * and the record (row, col) lies on diagonal (band(col) - band(row)) mod B.
+ * A block then holds whole cells, each band once per diagonal, so the
+ * blocks of an epoch together make one grid, as in memory, and a block's
+ * cells never share a band (its threads never wait for each other). */
 #ifndef WV_GLOVE_BLOCKS_H
 #define WV_GLOVE_BLOCKS_H
 
@@ -30,12 +37,31 @@ typedef struct {
     _Atomic int64_t *counts;  /* records written to (reserved in) each block */
     uint64_t seed;
     _Atomic int error;        /* errno of the first failed write or read; 0: none */
+    /* Written by bands (bands > 0): n_blocks = groups x parts, each group
+     * bands / groups diagonals drawn with the seed, each part a seeded
+     * hash's share of them (parts > 1 only past 64 blocks). */
+    int bands;
+    int parts;
+    int32_t n_rows;
+    int32_t *band_of;         /* n_rows */
+    int group_of[WV_GLOVE_MAX_BANDS]; /* each diagonal's group */
 } wv_glove_blocks;
 
 /* Opens n_blocks files in tmp_dir. WV_ERR_IO (errno in b->error) if one
  * cannot be created; nothing is left open then. */
 wv_status wv_glove_blocks_open(wv_glove_blocks *b, int n_blocks, const char *tmp_dir, uint64_t seed);
 void wv_glove_blocks_close(wv_glove_blocks *b);
+/* The layout of blocks by bands for at least `blocks` blocks (at most
+ * WV_GLOVE_MAX_BLOCKS) and a grid of about `bands` bands: the bands a
+ * multiple of the diagonal groups, so that every block holds as many
+ * diagonals (at least 12 up to 5 blocks, 4 from 16 on). Sets *bands,
+ * *parts and returns the number of blocks to open. */
+int wv_glove_blocks_layout(int blocks, int *bands, int *parts);
+/* Makes the open blocks written by bands (the layout's): the ids dealt
+ * into bands by their estimated records (`before`, n_rows + 1, a running
+ * count as a CSR indptr). WV_ERR_NOMEM; WV_ERR_INVALID when the blocks are
+ * not groups x parts. */
+wv_status wv_glove_blocks_by_bands(wv_glove_blocks *b, int bands, int parts, const int64_t *before, int32_t n_rows);
 int64_t wv_glove_blocks_total(const wv_glove_blocks *b);
 int64_t wv_glove_blocks_largest(const wv_glove_blocks *b);
 /* Appends n records to a block (several threads may append at once). */
@@ -52,7 +78,7 @@ typedef struct {
 } wv_glove_block_writer;
 
 wv_status wv_glove_writer_init(wv_glove_block_writer *w, wv_glove_blocks *b, int32_t per_block);
-/* Buffers r for its block (a seeded hash of row and col). */
+/* Buffers r for its block (a seeded hash of row and col, or its diagonal). */
 wv_status wv_glove_writer_put(wv_glove_block_writer *w, const wv_glove_record *r);
 wv_status wv_glove_writer_flush(wv_glove_block_writer *w);
 void wv_glove_writer_free(wv_glove_block_writer *w);
@@ -68,6 +94,9 @@ typedef struct {
     const char *tmp_dir;
     double x_max, alpha, unit; /* unit: set by open */
     uint64_t seed;
+    int bands;                /* > 0: write the blocks by bands (about this many) */
+    const int64_t *band_before; /* each id's estimated records, running (n_rows + 1) */
+    int32_t n_rows;
     int streaming;            /* set by open: the merge goes to the blocks */
     int64_t most_records;     /* the estimate open was given, full matrix */
     wv_glove_blocks blocks;   /* open while streaming */
@@ -78,6 +107,9 @@ typedef struct {
 
 void wv_glove_block_sink_init(wv_glove_block_sink *s, size_t memory_limit, int force, const char *tmp_dir,
                               double x_max, double alpha, uint64_t seed);
+/* Before the count: write the blocks by about `bands` bands, dealt by
+ * `before` (kept by the caller until the count is done). */
+void wv_glove_block_sink_by_bands(wv_glove_block_sink *s, int bands, const int64_t *before, int32_t n_rows);
 /* Frees the writers; the blocks stay (close them with wv_glove_blocks_close). */
 void wv_glove_block_sink_free(wv_glove_block_sink *s);
 
@@ -111,11 +143,12 @@ struct wv_glove_stream {
 /* Buffers for the largest block. WV_ERR_NOMEM. */
 wv_status wv_glove_stream_init(wv_glove_stream *s, wv_glove_blocks *b);
 void wv_glove_stream_free(wv_glove_stream *s);
-/* Trains each block on `rounds` rounds of a grid of `bands` bands, dealt by the records per id
- * in block 0 (a uniformly random sample of them all: the bands are the
- * same whatever the epoch or a resume). WV_ERR_NOMEM, WV_ERR_IO (reading
- * block 0), WV_ERR_INVALID (bands outside [1, WV_GLOVE_MAX_BANDS] or an id
- * >= vocab_size). */
+/* Trains each block on `rounds` rounds of a grid of `bands` bands: the
+ * blocks' own bands when they were written by bands (`bands` must be
+ * theirs), else dealt by the records per id in block 0 (a uniformly random
+ * sample of them all: the bands are the same whatever the epoch or a
+ * resume). WV_ERR_NOMEM, WV_ERR_IO (reading block 0), WV_ERR_INVALID (bands
+ * outside [1, WV_GLOVE_MAX_BANDS] or not the blocks', or an id >= vocab_size). */
 wv_status wv_glove_stream_set_grid(wv_glove_stream *s, int bands, int rounds, int32_t vocab_size);
 /* The scheduler of block k's cells once wv_glove_stream_get has returned
  * it (with a grid), else NULL. */

@@ -197,20 +197,30 @@ def test_cells_that_do_not_fit_the_records_are_refused(sentences):
         _glove.make_grid_records(*csr_of(sentences, m), 10.0, 0.75, 5, 3, 0)
 
 
-def test_out_of_core_blocks_train_on_the_grid_too(sentences, tmp_path):
-    """Each block sorted into the cells of bands dealt by block 0's records:
-    every record once an epoch, on two threads; costs near the in-memory
-    grid's (not as near as without a grid: docs/performance.md)."""
-    ooc = model(threads=2, memory_limit="1M", tmp_dir=str(tmp_path), epochs=4, grid=8)
+def test_out_of_core_blocks_are_whole_diagonals_of_one_grid(sentences, tmp_path):
+    """Out of core on a grid, the bands are dealt before the count from each
+    word's estimated records (its count times the window's two sides, at
+    most the vocabulary), as many as give each block 12 diagonals (band(col)
+    - band(row) mod B), drawn at random; each block holds whole ones, so an
+    epoch's blocks make one grid: every record once an epoch on two
+    threads, and costs near the in-memory grid's."""
+    ooc = model(threads=2, memory_limit="1M", tmp_dir=str(tmp_path), epochs=6, grid=8)
     ooc.build_vocab(sentences)
     n = ooc.count_records(sentences, progress=False)
-    mem = model(threads=2, memory_limit="64M", epochs=4, grid=8)
+    K = ooc.record_blocks
+    B = K * 12  # 12 diagonals a block while the bands stay within 64
+    assert K >= 2 and ooc._records.bands == B
+    counts = np.asarray(ooc.vocab.counts, dtype=np.int64)
+    band_of = dealt_bands(np.concatenate([[0], np.cumsum(np.minimum(counts * 10, len(counts)))]), B)
+    diagonals = [set((band_of[b["col"]] - band_of[b["row"]]) % B) for b in map(ooc._records.block, range(K))]
+    assert all(len(d) == B // K for d in diagonals) and set().union(*diagonals) == set(range(B))
+    mem = model(threads=2, memory_limit="64M", epochs=6, grid=B)
     mem.build_vocab(sentences)
     assert mem.count_records(sentences, progress=False) == n
     a, b = ooc.train(progress=False), mem.train(progress=False)
-    assert ooc.record_blocks >= 2 and a.out_of_core and a.grid_bands == b.grid_bands == 8
-    assert [e.records for e in a.epochs] == [n] * 4 and ooc._core.words_done == n
-    np.testing.assert_allclose(a.epoch_cost, b.epoch_cost, rtol=0.15)
-    with pytest.raises(ValueError, match="grid of 8 bands"):
+    assert a.out_of_core and a.grid_bands == b.grid_bands == B and a.grid_rounds == b.grid_rounds == 1
+    assert [e.records for e in a.epochs] == [n] * 6 and ooc._core.words_done == n
+    np.testing.assert_allclose(a.epoch_cost, b.epoch_cost, rtol=0.02)
+    with pytest.raises(ValueError, match=f"grid of {B} bands, not 3"):
         ooc.grid = 3
         ooc.train(epochs=1, progress=False)

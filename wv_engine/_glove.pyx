@@ -103,6 +103,7 @@ cdef extern from "glove_blocks.h":
     int WV_GLOVE_MAX_BLOCKS
     ctypedef struct wv_glove_blocks:
         int n_blocks
+        int bands
     ctypedef struct wv_glove_stream:
         int bands
         int rounds
@@ -117,6 +118,8 @@ cdef extern from "glove_blocks.h":
     wv_status wv_glove_blocks_read(wv_glove_blocks *b, int block, wv_glove_record *out) nogil
     void wv_glove_block_sink_init(wv_glove_block_sink *s, size_t memory_limit, int force, const char *tmp_dir,
                                   double x_max, double alpha, uint64_t seed) nogil
+    void wv_glove_block_sink_by_bands(wv_glove_block_sink *s, int bands, const int64_t *before,
+                                      int32_t n_rows) nogil
     void wv_glove_block_sink_free(wv_glove_block_sink *s) nogil
     wv_status wv_glove_stream_init(wv_glove_stream *s, wv_glove_blocks *b) nogil
     void wv_glove_stream_free(wv_glove_stream *s) nogil
@@ -172,6 +175,7 @@ cdef class CooccurrenceCount:
     cdef public int status
     cdef bint have
     cdef wv_glove_block_sink sink
+    cdef const int64_t[::1] band_before  # the bands' weights, kept while the count runs
     cdef bint sink_open
     cdef bint in_memory
 
@@ -207,13 +211,24 @@ cdef class CooccurrenceCount:
         self.cfg.sink = NULL
         self.cfg.ids_fd = ids_fd
 
-    def stream_records(self, double x_max, double alpha, uint64_t seed, int force=0, size_t limit=0):
+    def stream_records(self, double x_max, double alpha, uint64_t seed, int force=0, size_t limit=0,
+                       int bands=0, band_weights=None):
         """Before run(): when the training records and the matrix would not
         fit in `limit` bytes (0: memory_limit; force > 0: always; force < 0:
         never), the merge writes the records to shuffled blocks (take_blocks)
-        instead of building the matrix; two blocks fit in the limit."""
+        instead of building the matrix; two blocks fit in the limit. bands >
+        0: the blocks are written by about that many bands (glove_blocks.h),
+        dealt by band_weights (each id's estimated records)."""
         wv_glove_block_sink_init(&self.sink, limit if limit else self.cfg.memory_limit, force, self.cfg.tmp_dir,
                                  x_max, alpha, seed)
+        if bands:
+            if not 1 <= bands <= WV_GLOVE_MAX_BANDS:
+                raise ValueError(f"bands must be in [1, {WV_GLOVE_MAX_BANDS}], got {bands}")
+            weights = np.asarray(band_weights, dtype=np.int64)
+            if weights.shape != (self.cfg.vocab_size,) or (weights < 0).any():
+                raise ValueError(f"band_weights must be {self.cfg.vocab_size} counts >= 0")
+            self.band_before = np.concatenate([[0], np.cumsum(weights)])
+            wv_glove_block_sink_by_bands(&self.sink, bands, &self.band_before[0], self.cfg.vocab_size)
         self.cfg.sink = &self.sink.sink
 
     def __dealloc__(self):
@@ -493,6 +508,11 @@ cdef class RecordBlocks:
         return self.b.n_blocks
 
     @property
+    def bands(self):
+        """The bands the blocks were written by (0: by a hash; glove_blocks.h)."""
+        return self.b.bands if self.b.n_blocks else 0
+
+    @property
     def largest(self):
         """Records in the largest block."""
         return wv_glove_blocks_largest(&self.b) if self.b.n_blocks else 0
@@ -535,7 +555,8 @@ cdef class RecordBlocks:
                     wv_glove_stream_free(&self.stream)
                     if rc == WV_ERR_IO:
                         self._raise_io("reading")
-                    raise_for(rc, {WV_ERR_INVALID: "the blocks hold ids outside the vocabulary"})
+                    raise_for(rc, {WV_ERR_INVALID: f"the blocks hold ids outside the vocabulary or were written by "
+                                                   f"{self.b.bands} bands, not {bands}"})
             self.have_stream = True
         return &self.stream
 

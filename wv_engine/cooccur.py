@@ -69,17 +69,20 @@ def count(corpus: CorpusSource | EncodedCorpus, vocab: Vocabulary, window: int =
 def count_records(corpus: CorpusSource | EncodedCorpus, vocab: Vocabulary, window: int, distance_weighting: bool,
                   threads: int, memory_limit: int | str | None, tmp_dir: str | None, progress: bool | None,
                   *, x_max: float, alpha: float, seed: int, out_of_core: bool | None = None,
-                  records_limit: int | None = None) -> sp.csr_matrix | _glove.RecordBlocks:
+                  records_limit: int | None = None, bands: int = 0,
+                  band_weights: np.ndarray | None = None) -> sp.csr_matrix | _glove.RecordBlocks:
     """Counts for training: the matrix, as count() gives it, when it and
     its training records (28 bytes a non-zero together) fit in
     memory_limit; else the training records themselves, written by the last
     merge straight to shuffled block files in tmp_dir (RecordBlocks; the
     matrix is never built). out_of_core=True/False forces one or the other;
     records_limit (bytes) replaces memory_limit in that choice and in the
-    size of the blocks."""
+    size of the blocks. bands > 0: the blocks are written by about that many
+    bands of a grid, dealt by band_weights (each id's estimated records), so
+    that an epoch's blocks make one grid (glove_blocks.h)."""
     force = 0 if out_of_core is None else 1 if out_of_core else -1
     job = _run_count(corpus, vocab, window, distance_weighting, threads, memory_limit, tmp_dir, progress,
-                     blocks=(x_max, alpha, seed, force, records_limit or 0))
+                     blocks=(x_max, alpha, seed, force, records_limit or 0, bands, band_weights))
     if job.streamed:
         return job.take_blocks()
     return _matrix(job, len(vocab))

@@ -1,7 +1,9 @@
 /* GloVe record blocks alone, under ASan/UBSan with leak detection: records
  * written from two writers come back once each; two epochs streamed by a
  * reader and two training threads see every record exactly once, in
- * different orders; a stop ends an epoch with nobody left waiting.
+ * different orders; a stop ends an epoch with nobody left waiting; blocks
+ * written by bands hold whole diagonals of the grid, as many in each (in
+ * parts past the bands), each record once.
  * argv[1]: the directory for the block files (must be empty after). */
 #include <pthread.h>
 #include <stdio.h>
@@ -57,6 +59,61 @@ static int epoch(wv_glove_stream *s, uint64_t key, _Atomic int *stop, int *seen)
     return args[0].first;
 }
 
+/* Blocks written by bands: the layout rounds the bands to a multiple of
+ * the diagonal groups; a block holds only its group's diagonals. */
+static int by_bands(const char *dir) {
+    int bands = 32, parts = 0;
+    if (wv_glove_blocks_layout(5, &bands, &parts) != 5 || bands != 60 || parts != 1) return 10;
+    bands = 256;
+    if (wv_glove_blocks_layout(3, &bands, &parts) != 3 || bands != 255 || parts != 1) return 11;
+    bands = 32;
+    if (wv_glove_blocks_layout(40, &bands, &parts) != 40 || bands != 160 || parts != 1) return 12;
+    bands = 32;
+    if (wv_glove_blocks_layout(100, &bands, &parts) != 128 || bands != 256 || parts != 2) return 19;
+    bands = 256;
+    if (wv_glove_blocks_layout(1024, &bands, &parts) != 1024 || bands != 256 || parts != 16) return 20;
+    enum { ROWS = 97 };
+    int64_t before[ROWS + 1] = {0};
+    for (int i = 0; i < ROWS; i++) before[i + 1] = before[i] + ROWS - i; /* frequent ids first */
+    static int seen[ROWS * ROWS];
+    for (int layout = 0; layout < 2; layout++) {
+        const int n_blocks = layout ? 6 : 3, groups = 3, parts = n_blocks / groups, B = 6;
+        wv_glove_blocks b;
+        if (wv_glove_blocks_open(&b, n_blocks, dir, 7) != WV_OK) return 1;
+        if (wv_glove_blocks_by_bands(&b, 5, parts, before, ROWS) != WV_ERR_INVALID) return 13; /* 5 % 3 */
+        if (wv_glove_blocks_by_bands(&b, B, parts, before, ROWS) != WV_OK) return 14;
+        wv_glove_block_writer w;
+        if (wv_glove_writer_init(&w, &b, 5) != WV_OK) return 1;
+        for (int i = 0; i < ROWS * ROWS; i++) {
+            wv_glove_record r = {i / ROWS, i % ROWS, (float)i, 1.0f};
+            if (wv_glove_writer_put(&w, &r) != WV_OK) return 1;
+        }
+        if (wv_glove_writer_flush(&w) != WV_OK) return 1;
+        wv_glove_writer_free(&w);
+        int per_group[3] = {0};
+        for (int d = 0; d < B; d++) per_group[b.group_of[d]]++;
+        if (per_group[0] != B / groups || per_group[1] != B / groups) return 18; /* as many diagonals each */
+        memset(seen, 0, sizeof seen);
+        for (int k = 0; k < n_blocks; k++) {
+            int64_t n = atomic_load(&b.counts[k]);
+            if (n < ROWS * ROWS / n_blocks / 2) return 15; /* the groups and parts are even */
+            wv_glove_record *r = malloc((size_t)n * sizeof *r);
+            if (!r || wv_glove_blocks_read(&b, k, r) != WV_OK) return 1;
+            for (int64_t i = 0; i < n; i++) {
+                int diagonal = ((b.band_of[r[i].col] - b.band_of[r[i].row]) % B + B) % B;
+                if (b.group_of[diagonal] != k / parts) return 16;
+                seen[(int)r[i].log_x]++;
+            }
+            free(r);
+        }
+        for (int i = 0; i < ROWS * ROWS; i++)
+            if (seen[i] != 1) return 17;
+        wv_glove_blocks_close(&b);
+    }
+    printf("blocks by bands: whole diagonals\n");
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) return 2;
     wv_glove_blocks b;
@@ -107,6 +164,8 @@ int main(int argc, char **argv) {
     wv_glove_stream_free(&s);
     wv_glove_blocks_close(&b);
     free(seen);
+    int rc = by_bands(argv[1]);
+    if (rc) return rc;
     printf("ok\n");
     return 0;
 }
