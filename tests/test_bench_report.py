@@ -2,7 +2,8 @@
 gensim, no peer binaries): the README's performance table, the many-core
 module's plan, what is read from Stanford GloVe's logs, the
 repeated-text corpora (benchmarks/repeat_text.py) and the A/B tool's
-paired ratios, the memory probe and its section of the report."""
+paired ratios, the memory probe and its section of the report, and GloVe's
+objective in memory against out of core."""
 
 import gzip
 import itertools
@@ -25,8 +26,8 @@ _added = ROOT not in sys.path
 if _added:
     sys.path.insert(0, ROOT)
 try:
-    from benchmarks import (ab, corpus, instructions, many_cores, memory_probe, readme_table, repeat_text, report,  # noqa: E402
-                            runners, schedule_study)
+    from benchmarks import (ab, corpus, glove_objective, instructions, many_cores, memory_probe, readme_table,  # noqa: E402
+                            repeat_text, report, runners, schedule_study)
     from benchmarks.lab import bar_noise  # noqa: E402
 finally:
     if _added:
@@ -381,3 +382,19 @@ def test_report_shows_each_runs_memory_probe_beside_its_wall_time():
     assert "| wv-engine sg-ns t2 r0 | 6.5 | 11.5 / 19.0 | 20.2 / 40.0 | 150.0 / 360.5 |" in lines
     assert not any(line.startswith("| gensim") for line in lines)  # a run read without the probe has no row
     assert report._machine_state_markdown([runs[1]]) == []
+
+
+def test_glove_objective_compares_out_of_core_with_memory_epoch_by_epoch(tmp_path, make_zipf_sentences, capsys):
+    text = tmp_path / "zipf.txt"
+    text.write_text("\n".join(" ".join(s) for s in make_zipf_sentences(n_lines=2000, vocab=400, seed=3)) + "\n")
+    out = tmp_path / "objective.json"
+    glove_objective.main(["--corpus", str(text), "--memory-limit", "1M", "--seeds", "1,2", "--epochs", "2",
+                          "--window", "5", "--tmp-dir", str(tmp_path), "--json", str(out)])
+    runs = json.loads(out.read_text())["runs"]
+    assert [r["seed"] for r in runs] == [1, 2]
+    for r in runs:
+        assert r["memory"]["blocks"] == 0 and r["out_of_core"]["blocks"] >= 2
+        for side in ("memory", "out_of_core"):
+            assert len(r[side]["objective"]) == len(r[side]["printed"]) == 2
+            assert r[side]["objective"][1] < r[side]["objective"][0]  # the fit improves
+    assert re.search(r"objective: [+-]\d+\.\d\d / [+-]\d+\.\d\d", capsys.readouterr().out)

@@ -121,6 +121,27 @@ def objective(m):
     return float(np.mean(0.5 * np.minimum(1.0, (x.data / m.x_max) ** m.alpha) * d * d))
 
 
+def test_the_objective_is_glove_c_cost_of_the_parameters_over_every_non_zero(sentences):
+    """GloVe.objective, read in chunks, against the formula above, against a
+    loop over the non-zeros one by one, and it falls as training goes on."""
+    m = model(threads=1, epochs=2).fit(sentences, progress=False, keep_cooccurrence=True)
+    assert m.objective(chunk=7) == pytest.approx(objective(m), rel=1e-6)  # the formula takes log x in float32
+    x = m.cooccurrence.tocoo()
+    P = {k: v.astype(np.float64) for k, v in m.params.items()}
+    one_by_one = [min(1.0, (v / 10) ** 0.75) * (P["word"][i] @ P["context"][j] + P["word_bias"][i]
+                                                + P["context_bias"][j] - np.log(v)) ** 2 / 2
+                  for i, j, v in zip(x.row[:500], x.col[:500], x.data[:500].astype(np.float64))]
+    head = x.copy()
+    head.data[500:] = 0
+    head.eliminate_zeros()
+    assert m.objective(head) == pytest.approx(np.mean(one_by_one), rel=1e-9)
+    before = m.objective()
+    m.train(epochs=2, progress=False)
+    assert m.objective() < before
+    with pytest.raises(ValueError, match="shape|vocabulary"):
+        m.objective(x.tocsr()[:5, :5])
+
+
 def test_one_grid_converges_as_glove_c_order_on_a_small_vocabulary(sentences):
     """On a 400-word corpus the grid's cost, as training reports it and as
     the objective of the final parameters, ends within 1% of glove.c's
