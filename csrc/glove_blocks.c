@@ -93,7 +93,7 @@ int wv_glove_blocks_layout(int blocks, int *bands, int *parts) {
 }
 
 wv_status wv_glove_blocks_by_bands(wv_glove_blocks *b, int bands, int parts, const int64_t *before, int32_t n_rows) {
-    if (bands < 1 || bands > WV_GLOVE_MAX_BANDS || parts < 1 || b->n_blocks % parts ||
+    if (b->n_blocks < 1 || bands < 1 || bands > WV_GLOVE_MAX_BANDS || parts < 1 || b->n_blocks % parts ||
         bands % (b->n_blocks / parts) || n_rows < 0 || b->band_of)
         return WV_ERR_INVALID;
     b->band_of = malloc((size_t)(n_rows > 0 ? n_rows : 1) * sizeof *b->band_of);

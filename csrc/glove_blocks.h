@@ -12,9 +12,9 @@
  * With a grid, the block is a group of the grid's diagonals: the ids are
  * dealt into bands before the merge (from an estimate of each id's records)
  * and the record (row, col) lies on diagonal (band(col) - band(row)) mod B.
- * A block then holds whole cells, each band once per diagonal, so the
- * blocks of an epoch together make one grid, as in memory, and a block's
- * cells never share a band (its threads never wait for each other). */
+ * A block then holds whole cells (past 64 groups, a hash's share of each),
+ * so the blocks of an epoch together make one grid, as in memory; the cells
+ * of one diagonal share no band, so a block's threads seldom wait. */
 #ifndef WV_GLOVE_BLOCKS_H
 #define WV_GLOVE_BLOCKS_H
 

@@ -242,6 +242,18 @@ def test_out_of_core_blocks_are_whole_diagonals_of_one_grid(sentences, tmp_path)
     assert a.out_of_core and a.grid_bands == b.grid_bands == B and a.grid_rounds == b.grid_rounds == 1
     assert [e.records for e in a.epochs] == [n] * 6 and ooc._core.words_done == n
     np.testing.assert_allclose(a.epoch_cost, b.epoch_cost, rtol=0.02)
+    ooc.grid = B  # its own bands are no change
+    assert ooc.train(epochs=1, progress=False).grid_bands == B
     with pytest.raises(ValueError, match=f"grid of {B} bands, not 3"):
         ooc.grid = 3
         ooc.train(epochs=1, progress=False)
+    # such blocks train on their grid; glove.c's order asks for a new count, rounds split each block's cells
+    again = model(threads=2, memory_limit="1M", tmp_dir=str(tmp_path), epochs=1, grid_rounds=3)
+    again.build_vocab(sentences)
+    again.count_records(sentences, progress=False)
+    again.grid = 0
+    with pytest.raises(ValueError, match="count the corpus again with grid=0"):
+        again.train(progress=False)
+    again.grid = None
+    stats = again.train(progress=False)
+    assert stats.grid_rounds == 3 and stats.epochs[0].records == n

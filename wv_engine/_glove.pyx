@@ -555,8 +555,8 @@ cdef class RecordBlocks:
                     wv_glove_stream_free(&self.stream)
                     if rc == WV_ERR_IO:
                         self._raise_io("reading")
-                    raise_for(rc, {WV_ERR_INVALID: f"the blocks hold ids outside the vocabulary or were written by "
-                                                   f"{self.b.bands} bands, not {bands}"})
+                    raise_for(rc, {WV_ERR_INVALID: f"the blocks were written by {self.b.bands} bands, not {bands}"
+                                                   if self.b.bands else "the blocks hold ids outside the vocabulary"})
             self.have_stream = True
         return &self.stream
 

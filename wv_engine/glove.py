@@ -123,11 +123,13 @@ class GloVe:
     count (from each word's estimated records) and each block holds whole
     diagonals of the grid (band(context) - band(word) mod B), drawn at
     random, 12 up to 5 blocks (4 from 16), so an epoch's blocks make one
-    grid, as in memory (B becomes a multiple of the blocks; past 64 blocks
-    the diagonals are split into parts by a hash, which train as rounds do,
-    more slowly); each block is sorted into its cells (and ceil(R / blocks)
-    rounds) as it is read. grid=0 keeps glove.c's one shuffled order split
-    into a range per thread (docs/performance.md, "GloVe on a grid")."""
+    grid, as in memory (B becomes a multiple of the blocks, or of 64 past 64
+    blocks, where the diagonals are split into parts by a hash, which train
+    as rounds do, more slowly); each block is sorted into its cells (and R
+    rounds) as it is read, and such blocks train on their grid whatever the
+    threads (grid=0 then asks for a new count). grid=0 keeps glove.c's one
+    shuffled order split into a range per thread (docs/performance.md,
+    "GloVe on a grid")."""
 
     def __init__(self, *, dim: int = 100, window: int = 10, x_max: float = 100.0, alpha: float = 0.75,
                  epochs: int = 25, eta: float = 0.05, min_count: int = 5, threads: int | None = None,
@@ -426,9 +428,14 @@ class GloVe:
         if blocks:
             if self._plan_for is not records:  # blocks keep the grid of their first epoch (another is refused)
                 self._asked_bands, rounds = self.grid_plan()
-                self._bands = records.bands if self._asked_bands and records.bands else self._asked_bands
-                self._block_rounds, self._plan_for = -(-rounds // records.n_blocks), records
-            elif self.grid is not None and self.grid != self._asked_bands:
+                if records.bands and self.grid == 0:
+                    raise ValueError(f"these record blocks were written for a grid of {records.bands} bands: count "
+                                     "the corpus again with grid=0 for glove.c's order")
+                self._bands = records.bands or self._asked_bands  # written by bands: theirs, on any thread count
+                # written by bands, an epoch's blocks make one grid; else each block is a grid of its own
+                self._block_rounds = rounds if records.bands else -(-rounds // records.n_blocks)
+                self._plan_for = records
+            elif self.grid is not None and self.grid not in (self._asked_bands, self._bands):
                 raise ValueError(f"these record blocks train on a grid of {self._bands} bands, not {self.grid}: "
                                  "count the corpus again to change it")
             core.set_blocks(records, self._bands, self._block_rounds)

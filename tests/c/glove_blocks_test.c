@@ -108,6 +108,18 @@ static int by_bands(const char *dir) {
         }
         for (int i = 0; i < ROWS * ROWS; i++)
             if (seen[i] != 1) return 17;
+        /* streamed on the grid: the blocks' own bands, every record once */
+        wv_glove_stream s;
+        if (wv_glove_stream_init(&s, &b) != WV_OK) return 1;
+        if (wv_glove_stream_set_grid(&s, B + 1, 1, ROWS) != WV_ERR_INVALID) return 21; /* not theirs */
+        if (wv_glove_stream_set_grid(&s, B, 1, ROWS) != WV_OK) return 22;
+        if (memcmp(s.band_of, b.band_of, ROWS * sizeof *b.band_of)) return 23;
+        static int trained[N];
+        _Atomic int stop = 0;
+        epoch(&s, 1, &stop, trained);
+        for (int i = 0; i < ROWS * ROWS; i++)
+            if (trained[i] != 1) return 24;
+        wv_glove_stream_free(&s);
         wv_glove_blocks_close(&b);
     }
     printf("blocks by bands: whole diagonals\n");
