@@ -353,19 +353,12 @@ void wv_glove_stream_free(wv_glove_stream *s) {
     memset(s, 0, sizeof *s);
 }
 
-wv_status wv_glove_stream_set_grid(wv_glove_stream *s, int bands, int rounds, int32_t vocab_size) {
-    const wv_glove_blocks *b = s->blocks;
-    if (s->bands || bands < 1 || bands > WV_GLOVE_MAX_BANDS || rounds < 1 || rounds > WV_GLOVE_MAX_ROUNDS ||
-        vocab_size < 1 || (b->bands && (bands != b->bands || vocab_size != b->n_rows)))
-        return WV_ERR_INVALID;
-    const size_t cells = (size_t)rounds * (size_t)bands * (size_t)bands + 1;
+/* Deals band_of from the records per id in block 0 (blocks written by a
+ * hash: a uniformly random sample of them all). */
+static wv_status bands_from_block0(wv_glove_stream *s, int bands, int32_t vocab_size) {
     int64_t *before = calloc((size_t)vocab_size + 1, sizeof *before);
-    s->band_of = malloc((size_t)vocab_size * sizeof *s->band_of);
-    s->cells[0] = calloc(cells, sizeof *s->cells[0]);
-    s->cells[1] = calloc(cells, sizeof *s->cells[1]);
-    wv_status rc = before && s->band_of && s->cells[0] && s->cells[1] ? WV_OK : WV_ERR_NOMEM;
-    if (rc == WV_OK && !b->bands) rc = wv_glove_blocks_read(s->blocks, 0, s->buf[0]);
-    const int64_t n = rc == WV_OK && !b->bands ? atomic_load(&s->blocks->counts[0]) : 0;
+    wv_status rc = before ? wv_glove_blocks_read(s->blocks, 0, s->buf[0]) : WV_ERR_NOMEM;
+    const int64_t n = rc == WV_OK ? atomic_load(&s->blocks->counts[0]) : 0;
     for (int64_t k = 0; k < n && rc == WV_OK; k++) {
         const wv_glove_record *r = &s->buf[0][k];
         if (r->row < 0 || r->row >= vocab_size || r->col < 0 || r->col >= vocab_size) rc = WV_ERR_INVALID;
@@ -373,8 +366,25 @@ wv_status wv_glove_stream_set_grid(wv_glove_stream *s, int bands, int rounds, in
     }
     if (rc == WV_OK) {
         for (int32_t i = 0; i < vocab_size; i++) before[i + 1] += before[i];
-        if (b->bands) memcpy(s->band_of, b->band_of, (size_t)vocab_size * sizeof *s->band_of);
-        else wv_glove_assign_bands(before, vocab_size, bands, s->band_of);
+        wv_glove_assign_bands(before, vocab_size, bands, s->band_of);
+    }
+    free(before);
+    return rc;
+}
+
+wv_status wv_glove_stream_set_grid(wv_glove_stream *s, int bands, int rounds, int32_t vocab_size) {
+    const wv_glove_blocks *b = s->blocks;
+    if (s->bands || bands < 1 || bands > WV_GLOVE_MAX_BANDS || rounds < 1 || rounds > WV_GLOVE_MAX_ROUNDS ||
+        vocab_size < 1 || (b->bands && (bands != b->bands || vocab_size != b->n_rows)))
+        return WV_ERR_INVALID;
+    const size_t cells = (size_t)rounds * (size_t)bands * (size_t)bands + 1;
+    s->band_of = malloc((size_t)vocab_size * sizeof *s->band_of);
+    s->cells[0] = calloc(cells, sizeof *s->cells[0]);
+    s->cells[1] = calloc(cells, sizeof *s->cells[1]);
+    wv_status rc = s->band_of && s->cells[0] && s->cells[1] ? WV_OK : WV_ERR_NOMEM;
+    if (rc == WV_OK && b->bands) memcpy(s->band_of, b->band_of, (size_t)vocab_size * sizeof *s->band_of);
+    else if (rc == WV_OK) rc = bands_from_block0(s, bands, vocab_size);
+    if (rc == WV_OK) {
         wv_glove_grid grid = {bands, rounds, s->cells[0]};
         rc = wv_glove_scheduler_init(&s->scheduler[0], grid);
         if (rc == WV_OK) {
@@ -383,7 +393,6 @@ wv_status wv_glove_stream_set_grid(wv_glove_stream *s, int bands, int rounds, in
             if (rc) wv_glove_scheduler_free(&s->scheduler[0]);
         }
     }
-    free(before);
     if (rc) {
         free(s->band_of);
         free(s->cells[0]);

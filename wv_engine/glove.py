@@ -380,14 +380,18 @@ class GloVe:
         counts = np.asarray(self.vocab.counts, dtype=np.int64)
         return np.minimum(counts * (2 * self.window), len(counts))
 
+    def _vocabulary_square(self, m: sp.spmatrix) -> sp.spmatrix:
+        """m, when it is vocabulary x vocabulary; else a ValueError."""
+        if m.shape != (len(self.vocab), len(self.vocab)):
+            raise ValueError(f"the matrix is {m.shape}, the vocabulary has {len(self.vocab)} words")
+        return m
+
     def _make_records(self, matrix: sp.spmatrix) -> tuple[np.ndarray, np.ndarray | None]:
         """The training records of the matrix, shuffled; with a grid, sorted
         into its cells (and their offsets), else None."""
         check_fits(f"training records for {matrix.nnz:,} non-zeros", 16 * matrix.nnz,
                    "raise min_count or lower the window")
-        m = sp.csr_matrix(matrix, dtype=np.float32)
-        if m.shape != (len(self.vocab), len(self.vocab)):
-            raise ValueError(f"the matrix is {m.shape}, the vocabulary has {len(self.vocab)} words")
+        m = self._vocabulary_square(sp.csr_matrix(matrix, dtype=np.float32))
         m.sort_indices()
         csr = (m.indptr.astype(np.int64, copy=False), m.indices.astype(np.int32, copy=False), m.data)
         bands, rounds = self.grid_plan()
@@ -490,9 +494,7 @@ class GloVe:
         if matrix is None:
             raise ValueError("no co-occurrence matrix: pass one, or count with keep_cooccurrence=True")
         _check("chunk", chunk, isinstance(chunk, (int, np.integer)) and chunk >= 1, "an integer >= 1")
-        m = sp.coo_matrix(matrix)
-        if m.shape != (len(self.vocab), len(self.vocab)):
-            raise ValueError(f"the matrix is {m.shape}, the vocabulary has {len(self.vocab)} words")
+        m = self._vocabulary_square(sp.coo_matrix(matrix))
         if m.nnz == 0 or not (np.all(np.isfinite(m.data)) and np.all(m.data > 0)):
             raise ValueError("the matrix must hold non-zeros, each finite and > 0")
         W, C, bw, bc = (self.params[k] for k in ("word", "context", "word_bias", "context_bias"))
