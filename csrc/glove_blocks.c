@@ -37,8 +37,8 @@ wv_status wv_glove_blocks_open(wv_glove_blocks *b, int n_blocks, const char *tmp
     b->n_blocks = 0;
     b->seed = seed;
     b->bands = b->n_rows = 0;
-    b->parts = 1;
     b->band_of = NULL;
+    b->block_of_cell = NULL;
     atomic_store(&b->error, 0);
     b->fds = malloc((size_t)n_blocks * sizeof *b->fds);
     b->counts = calloc((size_t)n_blocks, sizeof *b->counts);
@@ -64,59 +64,54 @@ void wv_glove_blocks_close(wv_glove_blocks *b) {
     free(b->fds);
     free((void *)b->counts);
     free(b->band_of);
+    free(b->block_of_cell);
     b->fds = NULL;
     b->counts = NULL;
     b->band_of = NULL;
+    b->block_of_cell = NULL;
     b->n_blocks = b->bands = 0;
 }
 
-/* A block's diagonals should be many, for its cells to tie the bands
- * together, and the bands few, for the grid to converge as one of 32 does
- * (docs/performance.md): 12 diagonals a block while that keeps to 64 bands,
- * then fewer, down to 4. Past MAX_GROUPS blocks each group is split into
- * parts by a hash, which train as rounds do, more slowly; MAX_GROUPS x its
- * parts stays within WV_GLOVE_MAX_BLOCKS. */
-#define MOST_DIAGONALS 12
-#define FEWEST_DIAGONALS 4
-#define FEW_BANDS 64
-#define MAX_GROUPS 64
+/* A block holds at least this many cells: enough for its threads to find
+ * cells with free bands, and for blocks of about equal records. */
+#define FEWEST_CELLS 16
 
-int wv_glove_blocks_layout(int blocks, int *bands, int *parts) {
+int wv_glove_blocks_layout(int blocks, int bands) {
     if (blocks < 1) blocks = 1;
-    const int groups = blocks < MAX_GROUPS ? blocks : MAX_GROUPS;
-    *parts = (blocks + groups - 1) / groups;
-    int fewest = FEW_BANDS / groups;
-    fewest = fewest > MOST_DIAGONALS ? MOST_DIAGONALS : fewest < FEWEST_DIAGONALS ? FEWEST_DIAGONALS : fewest;
-    const int per = *bands / groups > fewest ? *bands / groups : fewest;
-    *bands = per * groups;
-    return groups * *parts;
+    int enough = (int)ceil(sqrt((double)FEWEST_CELLS * (double)blocks));
+    if (bands < enough) bands = enough;
+    return bands < WV_GLOVE_MAX_BANDS ? bands : WV_GLOVE_MAX_BANDS;
 }
 
-wv_status wv_glove_blocks_by_bands(wv_glove_blocks *b, int bands, int parts, const int64_t *before, int32_t n_rows) {
-    if (b->n_blocks < 1 || bands < 1 || bands > WV_GLOVE_MAX_BANDS || parts < 1 || b->n_blocks % parts ||
-        bands % (b->n_blocks / parts) || n_rows < 0 || b->band_of)
+wv_status wv_glove_blocks_by_bands(wv_glove_blocks *b, int bands, const int64_t *before, int32_t n_rows) {
+    if (b->n_blocks < 1 || b->n_blocks > WV_GLOVE_MAX_BLOCKS || bands < 1 || bands > WV_GLOVE_MAX_BANDS ||
+        bands * bands < b->n_blocks || n_rows < 0 || b->band_of)
         return WV_ERR_INVALID;
+    const int cells = bands * bands;
     b->band_of = malloc((size_t)(n_rows > 0 ? n_rows : 1) * sizeof *b->band_of);
-    if (!b->band_of) return WV_ERR_NOMEM;
+    b->block_of_cell = malloc((size_t)cells * sizeof *b->block_of_cell);
+    if (!b->band_of || !b->block_of_cell) {
+        free(b->band_of);
+        free(b->block_of_cell);
+        b->band_of = NULL;
+        b->block_of_cell = NULL;
+        return WV_ERR_NOMEM;
+    }
     wv_glove_assign_bands(before, n_rows, bands, b->band_of);
-    /* Each group a seeded random set of diagonals: a block's cells then tie
-     * every band to many others within few steps, as a random order of all
-     * cells does; consecutive diagonals tie a band only to its neighbours
-     * and every k-th diagonal splits the bands into groups with no common
-     * cell, and both train more slowly (docs/performance.md). */
-    int diagonals[WV_GLOVE_MAX_BANDS];
+    /* The cells dealt to the blocks in a seeded random order, as many to
+     * each: a block is then a random share of the grid's cells, as a stretch
+     * of an epoch in memory is. Groups of whole diagonals train more slowly
+     * (docs/performance.md). */
     wv_rng rng;
     wv_rng_seed(&rng, b->seed, UINT64_MAX, UINT64_MAX - 1);
-    for (int d = 0; d < bands; d++) diagonals[d] = d;
-    for (int d = bands - 1; d > 0; d--) {
-        int j = (int)wv_rng_below(&rng, (uint32_t)d + 1), t = diagonals[d];
-        diagonals[d] = diagonals[j];
-        diagonals[j] = t;
+    for (int c = 0; c < cells; c++) b->block_of_cell[c] = (uint16_t)(c % b->n_blocks);
+    for (int c = cells - 1; c > 0; c--) {
+        int j = (int)wv_rng_below(&rng, (uint32_t)c + 1);
+        uint16_t t = b->block_of_cell[c];
+        b->block_of_cell[c] = b->block_of_cell[j];
+        b->block_of_cell[j] = t;
     }
-    const int per_group = bands / (b->n_blocks / parts);
-    for (int k = 0; k < bands; k++) b->group_of[diagonals[k]] = k / per_group;
     b->bands = bands;
-    b->parts = parts;
     b->n_rows = n_rows;
     return WV_OK;
 }
@@ -157,21 +152,15 @@ wv_status wv_glove_blocks_read(wv_glove_blocks *b, int block, wv_glove_record *o
 }
 
 /* ---- writers ------------------------------------------------------------------ */
-/* The block of a pair: a hash of (seed, row, col), so it does not depend on
- * the order the merge threads produce the records in; by bands, its
- * diagonal's group, and the hash only picks the part. */
+/* The block of a pair: by bands, its cell's; else a hash of (seed, row,
+ * col), so it does not depend on the order the merge threads produce the
+ * records in. */
 static int block_of(const wv_glove_blocks *b, int32_t row, int32_t col) {
-    const int parts = b->bands ? b->parts : b->n_blocks;
-    int part = 0;
-    if (parts > 1) {
-        wv_rng rng;
-        wv_rng_seed(&rng, b->seed, (uint64_t)(uint32_t)row, (uint64_t)(uint32_t)col);
-        part = (int)wv_rng_below(&rng, (uint32_t)parts);
-    }
-    if (!b->bands) return part;
-    int diagonal = b->band_of[col] - b->band_of[row];
-    if (diagonal < 0) diagonal += b->bands;
-    return b->group_of[diagonal] * parts + part;
+    if (b->bands) return b->block_of_cell[b->band_of[row] * b->bands + b->band_of[col]];
+    if (b->n_blocks == 1) return 0;
+    wv_rng rng;
+    wv_rng_seed(&rng, b->seed, (uint64_t)(uint32_t)row, (uint64_t)(uint32_t)col);
+    return (int)wv_rng_below(&rng, (uint32_t)b->n_blocks);
 }
 
 wv_status wv_glove_writer_init(wv_glove_block_writer *w, wv_glove_blocks *b, int32_t per_block) {
@@ -230,15 +219,14 @@ static wv_status sink_open(void *ctx, int64_t most_upper, int64_t unit, int n_pa
     const double record_bytes = (double)s->most_records * (double)sizeof(wv_glove_record);
     double blocks = record_bytes / ((double)s->memory_limit * 7.0 / 16.0);
     if (blocks > WV_GLOVE_MAX_BLOCKS) return WV_ERR_MEMORY_LIMIT;
-    if (s->bands) /* blocks of whole diagonals are less even than a hash's: more room */
+    if (s->bands) /* blocks of whole cells are less even than a hash's: more room */
         blocks = fmin(record_bytes / ((double)s->memory_limit * 3.0 / 8.0), WV_GLOVE_MAX_BLOCKS);
     int n_blocks = blocks < 1.0 ? 1 : (int)blocks + (blocks > (double)(int)blocks);
-    int bands = s->bands, parts = 1;
-    if (bands) n_blocks = wv_glove_blocks_layout(n_blocks, &bands, &parts);
     wv_status rc = wv_glove_blocks_open(&s->blocks, n_blocks, s->tmp_dir, s->seed);
     if (rc) return rc;
-    if (bands) {
-        rc = wv_glove_blocks_by_bands(&s->blocks, bands, parts, s->band_before, s->n_rows);
+    if (s->bands) {
+        rc = wv_glove_blocks_by_bands(&s->blocks, wv_glove_blocks_layout(n_blocks, s->bands), s->band_before,
+                                      s->n_rows);
         if (rc) return rc;
     }
     /* Write buffers of all parts take at most a quarter of the limit (the

@@ -9,12 +9,12 @@
  * each shuffled, concatenated in random order, make a uniformly random
  * permutation of the records, as the in-memory shuffle does.
  *
- * With a grid, the block is a group of the grid's diagonals: the ids are
- * dealt into bands before the merge (from an estimate of each id's records)
- * and the record (row, col) lies on diagonal (band(col) - band(row)) mod B.
- * A block then holds whole cells (past 64 groups, a hash's share of each),
- * so the blocks of an epoch together make one grid, as in memory; the cells
- * of one diagonal share no band, so a block's threads seldom wait. */
+ * With a grid, the block is that of the record's cell: the ids are dealt
+ * into bands before the merge (from an estimate of each id's records), the
+ * record (row, col) lies in cell (band(row), band(col)), and the cells are
+ * dealt to the blocks at random. A block then holds whole cells, a random
+ * share of them, so the blocks of an epoch together make one grid and each
+ * is what a stretch of an epoch in memory is. */
 #ifndef WV_GLOVE_BLOCKS_H
 #define WV_GLOVE_BLOCKS_H
 
@@ -37,31 +37,27 @@ typedef struct {
     _Atomic int64_t *counts;  /* records written to (reserved in) each block */
     uint64_t seed;
     _Atomic int error;        /* errno of the first failed write or read; 0: none */
-    /* Written by bands (bands > 0): n_blocks = groups x parts, each group
-     * bands / groups diagonals drawn with the seed, each part a seeded
-     * hash's share of them (parts > 1 only past 64 blocks). */
+    /* Written by bands (bands > 0): each cell of the bands x bands grid
+     * belongs to one block, the cells dealt with the seed, as many to each. */
     int bands;
-    int parts;
     int32_t n_rows;
     int32_t *band_of;         /* n_rows */
-    int group_of[WV_GLOVE_MAX_BANDS]; /* each diagonal's group */
+    uint16_t *block_of_cell;  /* bands x bands, row band major */
 } wv_glove_blocks;
 
 /* Opens n_blocks files in tmp_dir. WV_ERR_IO (errno in b->error) if one
  * cannot be created; nothing is left open then. */
 wv_status wv_glove_blocks_open(wv_glove_blocks *b, int n_blocks, const char *tmp_dir, uint64_t seed);
 void wv_glove_blocks_close(wv_glove_blocks *b);
-/* The layout of blocks by bands for at least `blocks` blocks (at most
- * WV_GLOVE_MAX_BLOCKS) and a grid of about `bands` bands: the bands a
- * multiple of the diagonal groups, so that every block holds as many
- * diagonals (at least 12 up to 5 blocks, 4 from 16 on). Sets *bands,
- * *parts and returns the number of blocks to open. */
-int wv_glove_blocks_layout(int blocks, int *bands, int *parts);
-/* Makes the open blocks written by bands (the layout's): the ids dealt
- * into bands by their estimated records (`before`, n_rows + 1, a running
- * count as a CSR indptr). WV_ERR_NOMEM; WV_ERR_INVALID when the blocks are
- * not groups x parts. */
-wv_status wv_glove_blocks_by_bands(wv_glove_blocks *b, int bands, int parts, const int64_t *before, int32_t n_rows);
+/* The bands of a grid written to `blocks` blocks when `bands` are asked:
+ * those, or more where the blocks would otherwise hold fewer than 16 cells
+ * each (past 64 blocks), at most WV_GLOVE_MAX_BANDS. */
+int wv_glove_blocks_layout(int blocks, int bands);
+/* Makes the open blocks written by bands: the ids dealt into bands by
+ * their estimated records (`before`, n_rows + 1, a running count as a CSR
+ * indptr), the cells dealt to the blocks. WV_ERR_NOMEM; WV_ERR_INVALID
+ * when there are fewer cells than blocks. */
+wv_status wv_glove_blocks_by_bands(wv_glove_blocks *b, int bands, const int64_t *before, int32_t n_rows);
 int64_t wv_glove_blocks_total(const wv_glove_blocks *b);
 int64_t wv_glove_blocks_largest(const wv_glove_blocks *b);
 /* Appends n records to a block (several threads may append at once). */
@@ -78,7 +74,7 @@ typedef struct {
 } wv_glove_block_writer;
 
 wv_status wv_glove_writer_init(wv_glove_block_writer *w, wv_glove_blocks *b, int32_t per_block);
-/* Buffers r for its block (a seeded hash of row and col, or its diagonal). */
+/* Buffers r for its block (its cell's, or a seeded hash of row and col). */
 wv_status wv_glove_writer_put(wv_glove_block_writer *w, const wv_glove_record *r);
 wv_status wv_glove_writer_flush(wv_glove_block_writer *w);
 void wv_glove_writer_free(wv_glove_block_writer *w);

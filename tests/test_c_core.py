@@ -53,10 +53,10 @@ def test_glove_blocks_stream_every_record_once_and_free_everything(tmp_path):
     """Record blocks written by two writers, streamed over two epochs by a
     reader and two training threads (double-buffered), then a stopped
     epoch: every record once per epoch, no leak, no file left; blocks
-    written by bands hold whole diagonals of the grid."""
+    written by bands hold whole cells of the grid, as many in each."""
     out, spill = run_sanitized(tmp_path, "glove_blocks_test", ("glove_blocks.c", "glove_grid.c"))
     assert "every record once" in out and "stopped epoch returned" in out and out.rstrip().endswith("ok")
-    assert "blocks by bands: whole diagonals" in out
+    assert "blocks by bands: whole cells" in out
     assert os.listdir(spill) == []
 
 

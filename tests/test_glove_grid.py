@@ -6,6 +6,7 @@ single shuffled order does (one grid too, on a small vocabulary), recovers
 planted groups, is reproducible on one thread, and stops when asked."""
 
 import heapq
+import math
 
 import numpy as np
 import pytest
@@ -218,23 +219,25 @@ def test_cells_that_do_not_fit_the_records_are_refused(sentences):
         _glove.make_grid_records(*csr_of(sentences, m), 10.0, 0.75, 5, 3, 0)
 
 
-def test_out_of_core_blocks_are_whole_diagonals_of_one_grid(sentences, tmp_path):
+def test_out_of_core_blocks_are_whole_cells_of_one_grid(sentences, tmp_path):
     """Out of core on a grid, the bands are dealt before the count from each
     word's estimated records (its count times the window's two sides, at
-    most the vocabulary), as many as give each block 12 diagonals (band(col)
-    - band(row) mod B), drawn at random; each block holds whole ones, so an
-    epoch's blocks make one grid: every record once an epoch on two
-    threads, and costs near the in-memory grid's."""
+    most the vocabulary), as many as asked while each block gets 16 cells,
+    and the cells are dealt to the blocks at random, as many to each; each
+    block holds whole cells, so an epoch's blocks make one grid: every
+    record once an epoch on two threads, and costs near the in-memory
+    grid's."""
     ooc = model(threads=2, memory_limit="1M", tmp_dir=str(tmp_path), epochs=6, grid=8)
     ooc.build_vocab(sentences)
     n = ooc.count_records(sentences, progress=False)
     K = ooc.record_blocks
-    B = K * 12  # 12 diagonals a block while the bands stay within 64
+    B = max(8, math.ceil(math.sqrt(16 * K)))  # 8 asked, more if a block would hold fewer than 16 cells
     assert K >= 2 and ooc._records.bands == B
     counts = np.asarray(ooc.vocab.counts, dtype=np.int64)
     band_of = dealt_bands(np.concatenate([[0], np.cumsum(np.minimum(counts * 10, len(counts)))]), B)
-    diagonals = [set((band_of[b["col"]] - band_of[b["row"]]) % B) for b in map(ooc._records.block, range(K))]
-    assert all(len(d) == B // K for d in diagonals) and set().union(*diagonals) == set(range(B))
+    cells = [set(band_of[b["row"]] * B + band_of[b["col"]]) for b in map(ooc._records.block, range(K))]
+    assert sum(map(len, cells)) == len(set().union(*cells)) == B * B  # every cell in one block
+    assert all(B * B // K - 1 <= len(c) <= B * B // K + 1 for c in cells)  # as many each (all non-empty here)
     mem = model(threads=2, memory_limit="64M", epochs=6, grid=B)
     mem.build_vocab(sentences)
     assert mem.count_records(sentences, progress=False) == n

@@ -121,11 +121,9 @@ class GloVe:
     random into R rounds (a hash of their ids), each on its own cells,
     trained in turn. Out of core on a grid, the bands are dealt before the
     count (from each word's estimated records) and each block holds whole
-    diagonals of the grid (band(context) - band(word) mod B), drawn at
-    random, 12 up to 5 blocks (4 from 16), so an epoch's blocks make one
-    grid, as in memory (B becomes a multiple of the blocks, or of 64 past 64
-    blocks, where the diagonals are split into parts by a hash, which train
-    as rounds do, more slowly); each block is sorted into its cells (and R
+    cells of the grid, a random share of them, as many in each, so an
+    epoch's blocks make one grid, as in memory (B grows past 64 blocks, for
+    each to hold 16 cells); each block is sorted into its cells (and R
     rounds) as it is read, and such blocks train on their grid whatever the
     threads (grid=0 then asks for a new count). grid=0 keeps glove.c's one
     shuffled order split into a range per thread (docs/performance.md,

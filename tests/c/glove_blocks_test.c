@@ -2,8 +2,8 @@
  * written from two writers come back once each; two epochs streamed by a
  * reader and two training threads see every record exactly once, in
  * different orders; a stop ends an epoch with nobody left waiting; blocks
- * written by bands hold whole diagonals of the grid, as many in each (in
- * parts past the bands), each record once.
+ * written by bands hold whole cells of the grid, as many in each, each
+ * record once.
  * argv[1]: the directory for the block files (must be empty after). */
 #include <pthread.h>
 #include <stdio.h>
@@ -59,29 +59,23 @@ static int epoch(wv_glove_stream *s, uint64_t key, _Atomic int *stop, int *seen)
     return args[0].first;
 }
 
-/* Blocks written by bands: the layout rounds the bands to a multiple of
- * the diagonal groups; a block holds only its group's diagonals. */
+/* Blocks written by bands: the layout keeps the bands asked unless the
+ * blocks would hold fewer than 16 cells; the cells are dealt to the blocks,
+ * as many to each, and a block holds only its cells' records. */
 static int by_bands(const char *dir) {
-    int bands = 32, parts = 0;
-    if (wv_glove_blocks_layout(5, &bands, &parts) != 5 || bands != 60 || parts != 1) return 10;
-    bands = 256;
-    if (wv_glove_blocks_layout(3, &bands, &parts) != 3 || bands != 255 || parts != 1) return 11;
-    bands = 32;
-    if (wv_glove_blocks_layout(40, &bands, &parts) != 40 || bands != 160 || parts != 1) return 12;
-    bands = 32;
-    if (wv_glove_blocks_layout(100, &bands, &parts) != 128 || bands != 256 || parts != 2) return 19;
-    bands = 256;
-    if (wv_glove_blocks_layout(1024, &bands, &parts) != 1024 || bands != 256 || parts != 16) return 20;
+    if (wv_glove_blocks_layout(5, 32) != 32 || wv_glove_blocks_layout(64, 32) != 32) return 10;
+    if (wv_glove_blocks_layout(100, 32) != 40 || wv_glove_blocks_layout(1024, 32) != 128) return 11;
+    if (wv_glove_blocks_layout(1024, 256) != 256 || wv_glove_blocks_layout(3, 300) != 256) return 12;
     enum { ROWS = 97 };
     int64_t before[ROWS + 1] = {0};
     for (int i = 0; i < ROWS; i++) before[i + 1] = before[i] + ROWS - i; /* frequent ids first */
     static int seen[ROWS * ROWS];
     for (int layout = 0; layout < 2; layout++) {
-        const int n_blocks = layout ? 6 : 3, groups = 3, parts = n_blocks / groups, B = 6;
+        const int n_blocks = layout ? 7 : 3, B = 6;
         wv_glove_blocks b;
         if (wv_glove_blocks_open(&b, n_blocks, dir, 7) != WV_OK) return 1;
-        if (wv_glove_blocks_by_bands(&b, 5, parts, before, ROWS) != WV_ERR_INVALID) return 13; /* 5 % 3 */
-        if (wv_glove_blocks_by_bands(&b, B, parts, before, ROWS) != WV_OK) return 14;
+        if (wv_glove_blocks_by_bands(&b, 1, before, ROWS) != WV_ERR_INVALID) return 13; /* fewer cells than blocks */
+        if (wv_glove_blocks_by_bands(&b, B, before, ROWS) != WV_OK) return 14;
         wv_glove_block_writer w;
         if (wv_glove_writer_init(&w, &b, 5) != WV_OK) return 1;
         for (int i = 0; i < ROWS * ROWS; i++) {
@@ -90,18 +84,18 @@ static int by_bands(const char *dir) {
         }
         if (wv_glove_writer_flush(&w) != WV_OK) return 1;
         wv_glove_writer_free(&w);
-        int per_group[3] = {0};
-        for (int d = 0; d < B; d++) per_group[b.group_of[d]]++;
-        if (per_group[0] != B / groups || per_group[1] != B / groups) return 18; /* as many diagonals each */
+        int cells_of[7] = {0};
+        for (int c = 0; c < B * B; c++) cells_of[b.block_of_cell[c]]++;
+        for (int k = 0; k < n_blocks; k++)
+            if (cells_of[k] != B * B / n_blocks && cells_of[k] != B * B / n_blocks + 1) return 18; /* as many each */
         memset(seen, 0, sizeof seen);
         for (int k = 0; k < n_blocks; k++) {
             int64_t n = atomic_load(&b.counts[k]);
-            if (n < ROWS * ROWS / n_blocks / 2) return 15; /* the groups and parts are even */
+            if (n < ROWS * ROWS / n_blocks / 2) return 15; /* the blocks are even */
             wv_glove_record *r = malloc((size_t)n * sizeof *r);
             if (!r || wv_glove_blocks_read(&b, k, r) != WV_OK) return 1;
             for (int64_t i = 0; i < n; i++) {
-                int diagonal = ((b.band_of[r[i].col] - b.band_of[r[i].row]) % B + B) % B;
-                if (b.group_of[diagonal] != k / parts) return 16;
+                if (b.block_of_cell[b.band_of[r[i].row] * B + b.band_of[r[i].col]] != k) return 16;
                 seen[(int)r[i].log_x]++;
             }
             free(r);
@@ -122,7 +116,7 @@ static int by_bands(const char *dir) {
         wv_glove_stream_free(&s);
         wv_glove_blocks_close(&b);
     }
-    printf("blocks by bands: whole diagonals\n");
+    printf("blocks by bands: whole cells\n");
     return 0;
 }
 
