@@ -75,6 +75,7 @@ void wv_glove_blocks_close(wv_glove_blocks *b) {
 /* A block holds at least this many cells: enough for its threads to find
  * cells with free bands, and for blocks of about equal records. */
 #define FEWEST_CELLS 16
+_Static_assert(WV_GLOVE_MAX_BLOCKS <= UINT16_MAX + 1, "block_of_cell holds block ids in uint16_t");
 
 int wv_glove_blocks_layout(int blocks, int bands) {
     if (blocks < 1) blocks = 1;

@@ -51,7 +51,7 @@ wv_status wv_glove_blocks_open(wv_glove_blocks *b, int n_blocks, const char *tmp
 void wv_glove_blocks_close(wv_glove_blocks *b);
 /* The bands of a grid written to `blocks` blocks when `bands` are asked:
  * those, or more where the blocks would otherwise hold fewer than 16 cells
- * each (past 64 blocks), at most WV_GLOVE_MAX_BANDS. */
+ * each (past bands x bands / 16 blocks), at most WV_GLOVE_MAX_BANDS. */
 int wv_glove_blocks_layout(int blocks, int bands);
 /* Makes the open blocks written by bands: the ids dealt into bands by
  * their estimated records (`before`, n_rows + 1, a running count as a CSR

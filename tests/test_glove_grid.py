@@ -227,17 +227,23 @@ def test_out_of_core_blocks_are_whole_cells_of_one_grid(sentences, tmp_path):
     block holds whole cells, so an epoch's blocks make one grid: every
     record once an epoch on two threads, and costs near the in-memory
     grid's."""
-    ooc = model(threads=2, memory_limit="1M", tmp_dir=str(tmp_path), epochs=6, grid=8)
+    ooc = model(threads=2, memory_limit="1M", tmp_dir=str(tmp_path), epochs=6, grid=16)
     ooc.build_vocab(sentences)
     n = ooc.count_records(sentences, progress=False)
     K = ooc.record_blocks
-    B = max(8, math.ceil(math.sqrt(16 * K)))  # 8 asked, more if a block would hold fewer than 16 cells
+    B = max(16, math.ceil(math.sqrt(16 * K)))  # 16 asked, more if a block would hold fewer than 16 cells
     assert K >= 2 and ooc._records.bands == B
     counts = np.asarray(ooc.vocab.counts, dtype=np.int64)
     band_of = dealt_bands(np.concatenate([[0], np.cumsum(np.minimum(counts * 10, len(counts)))]), B)
     cells = [set(band_of[b["row"]] * B + band_of[b["col"]]) for b in map(ooc._records.block, range(K))]
     assert sum(map(len, cells)) == len(set().union(*cells)) == B * B  # every cell in one block
-    assert all(B * B // K - 1 <= len(c) <= B * B // K + 1 for c in cells)  # as many each (all non-empty here)
+    assert all(B * B // K <= len(c) <= -(-B * B // K) for c in cells)  # as many each (all non-empty here)
+    sizes = [len(ooc._records.block(k)) for k in range(K)]
+    assert max(sizes) * 16 <= (1 << 20) * 7 / 16  # two blocks fit the limit
+    more = model(threads=2, memory_limit="600K", tmp_dir=str(tmp_path), grid=8)
+    more.build_vocab(sentences)
+    more.count_records(sentences, progress=False)
+    assert more.record_blocks >= 5 and more._records.bands == math.ceil(math.sqrt(16 * more.record_blocks)) > 8
     mem = model(threads=2, memory_limit="64M", epochs=6, grid=B)
     mem.build_vocab(sentences)
     assert mem.count_records(sentences, progress=False) == n

@@ -122,8 +122,8 @@ class GloVe:
     trained in turn. Out of core on a grid, the bands are dealt before the
     count (from each word's estimated records) and each block holds whole
     cells of the grid, a random share of them, as many in each, so an
-    epoch's blocks make one grid, as in memory (B grows past 64 blocks, for
-    each to hold 16 cells); each block is sorted into its cells (and R
+    epoch's blocks make one grid, as in memory (B grows past B x B / 16
+    blocks, 64 at 32 bands, for each to hold 16 cells); each block is sorted into its cells (and R
     rounds) as it is read, and such blocks train on their grid whatever the
     threads (grid=0 then asks for a new count). grid=0 keeps glove.c's one
     shuffled order split into a range per thread (docs/performance.md,
@@ -159,7 +159,7 @@ class GloVe:
         self.grid_rounds = None if grid_rounds is None else int(grid_rounds)
         self._bands = 0  # the bands of the records held (0: glove.c's order)
         self._block_rounds, self._plan_for = 1, None  # out of core: each block's rounds, and whose
-        self._asked_bands = 0  # out of core: the bands grid_plan gave (blocks written by bands round them)
+        self._asked_bands = 0  # out of core: the bands grid_plan gave (blocks written by bands may have more)
         self.vocab: Vocabulary | None = None
         self.cooccurrence: sp.csr_matrix | None = None
         self.params: dict[str, np.ndarray] | None = None

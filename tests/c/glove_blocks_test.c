@@ -84,10 +84,22 @@ static int by_bands(const char *dir) {
         }
         if (wv_glove_writer_flush(&w) != WV_OK) return 1;
         wv_glove_writer_free(&w);
-        int cells_of[7] = {0};
-        for (int c = 0; c < B * B; c++) cells_of[b.block_of_cell[c]]++;
+        int cells_of[7] = {0}, striped = 1;
+        for (int c = 0; c < B * B; c++) {
+            cells_of[b.block_of_cell[c]]++;
+            striped &= b.block_of_cell[c] == c % n_blocks;
+        }
         for (int k = 0; k < n_blocks; k++)
             if (cells_of[k] != B * B / n_blocks && cells_of[k] != B * B / n_blocks + 1) return 18; /* as many each */
+        if (striped) return 25; /* dealt at random */
+        for (uint64_t seed = 7; seed <= 8; seed++) { /* the seed's deal: the same again, another with another */
+            wv_glove_blocks again;
+            if (wv_glove_blocks_open(&again, n_blocks, dir, seed) != WV_OK) return 1;
+            if (wv_glove_blocks_by_bands(&again, B, before, ROWS) != WV_OK) return 14;
+            int same = !memcmp(again.block_of_cell, b.block_of_cell, B * B * sizeof *b.block_of_cell);
+            wv_glove_blocks_close(&again);
+            if (same != (seed == 7)) return 26;
+        }
         memset(seen, 0, sizeof seen);
         for (int k = 0; k < n_blocks; k++) {
             int64_t n = atomic_load(&b.counts[k]);
