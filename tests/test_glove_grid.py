@@ -235,11 +235,11 @@ def test_out_of_core_blocks_are_whole_cells_of_one_grid(sentences, tmp_path):
     assert K >= 2 and ooc._records.bands == B
     counts = np.asarray(ooc.vocab.counts, dtype=np.int64)
     band_of = dealt_bands(np.concatenate([[0], np.cumsum(np.minimum(counts * 10, len(counts)))]), B)
-    cells = [set(band_of[b["row"]] * B + band_of[b["col"]]) for b in map(ooc._records.block, range(K))]
+    blocks = [ooc._records.block(k) for k in range(K)]
+    cells = [set(band_of[b["row"]] * B + band_of[b["col"]]) for b in blocks]
     assert sum(map(len, cells)) == len(set().union(*cells)) == B * B  # every cell in one block
     assert all(B * B // K <= len(c) <= -(-B * B // K) for c in cells)  # as many each (all non-empty here)
-    sizes = [len(ooc._records.block(k)) for k in range(K)]
-    assert max(sizes) * 16 <= (1 << 20) * 7 / 16  # two blocks fit the limit
+    assert max(map(len, blocks)) * 16 <= (1 << 20) * 7 / 16  # two blocks fit the limit
     more = model(threads=2, memory_limit="600K", tmp_dir=str(tmp_path), grid=8)
     more.build_vocab(sentences)
     more.count_records(sentences, progress=False)

@@ -123,11 +123,11 @@ class GloVe:
     count (from each word's estimated records) and each block holds whole
     cells of the grid, a random share of them, as many in each, so an
     epoch's blocks make one grid, as in memory (B grows past B x B / 16
-    blocks, 64 at 32 bands, for each to hold 16 cells); each block is sorted into its cells (and R
-    rounds) as it is read, and such blocks train on their grid whatever the
-    threads (grid=0 then asks for a new count). grid=0 keeps glove.c's one
-    shuffled order split into a range per thread (docs/performance.md,
-    "GloVe on a grid")."""
+    blocks, 64 at 32 bands, for each to hold 16 cells); each block is sorted
+    into its cells (and R rounds) as it is read, and such blocks train on
+    their grid whatever the threads (grid=0 then asks for a new count).
+    grid=0 keeps glove.c's one shuffled order split into a range per thread
+    (docs/performance.md, "GloVe on a grid")."""
 
     def __init__(self, *, dim: int = 100, window: int = 10, x_max: float = 100.0, alpha: float = 0.75,
                  epochs: int = 25, eta: float = 0.05, min_count: int = 5, threads: int | None = None,
