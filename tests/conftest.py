@@ -1,6 +1,8 @@
 """Shared fixtures: small generated corpora (the suite needs no outside data)."""
 
+import os
 import signal
+import threading
 import types
 
 import numpy as np
@@ -51,6 +53,37 @@ def make_zipf_sentences():
 @pytest.fixture(scope="session")
 def record_set():
     return records_as_set
+
+
+def call_unblocked(call, fifo: str, seconds: float = 60):
+    """call()'s result, or the exception it raised, re-raised; the test
+    fails if the call blocks (as opening a FIFO for reading does until a
+    writer comes): after `seconds` a writer opens `fifo` and leaves, so the
+    reader gets EOF and the thread ends."""
+    outcome = {}
+
+    def run():
+        try:
+            outcome["value"] = call()
+        except BaseException as exc:  # noqa: BLE001 - handed to the test
+            outcome["exc"] = exc
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive():
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        worker.join(5)
+        pytest.fail("blocked on the FIFO")
+    if "exc" in outcome:
+        raise outcome["exc"]
+    return outcome.get("value")
+
+
+@pytest.fixture(scope="session")
+def unblocked():
+    """call_unblocked: a call that must not block on a FIFO."""
+    return call_unblocked
 
 
 @pytest.fixture

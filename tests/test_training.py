@@ -434,7 +434,7 @@ def test_callbacks_run_after_each_epoch(topics_corpus):
 def test_progress_shows_the_epochs_running_loss(monkeypatch):
     # The bar's loss is the epoch's mean so far, as the threads publish it:
     # its last value mid-epoch is close to the epoch's final mean loss.
-    import wv_engine.word2vec as w2v
+    import wv_engine.progress as w2v
 
     rng = np.random.default_rng(0)
     corpus = [[f"w{i}" for i in rng.integers(0, 300, 20)] for _ in range(20000)]

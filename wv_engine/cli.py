@@ -16,8 +16,9 @@ from typing import Sequence
 
 from . import cli_fasttext, cli_watch
 from .cli_args import FORMATS, MATRIX_FORMATS, build_parser, typed_flags
-from .cli_phrases import read_input, run_phrases
-from .files import write_json
+from .cli_inputs import check_tmp_dir, read_input, resumed
+from .cli_phrases import run_phrases
+from .files import read_as, write_json
 from .memory import peak_rss_bytes
 
 EXIT_ERROR = 1
@@ -69,12 +70,13 @@ def run_glove(args) -> int:
                     grid=args.grid, grid_rounds=args.grid_rounds)
     settings = {k: v for k, v in settings.items() if v is not None}
     _check_outputs(args, "output", "checkpoint", "stats_json", "save_cooccurrence")
+    callbacks = cli_watch.training_callbacks(args)  # their test sets read before any work
+    check_tmp_dir(args)
     with _cluster(args) as client:
         corpus = read_input(args, client)  # resolved once
         if args.resume:
-            overrides = _resume_overrides(args, GloVe.saved_config(args.resume), GLOVE_FIXED,
-                                          {"output_vectors": "output", "output": None})
-            model = GloVe.load_checkpoint(args.resume, **overrides)
+            model = resumed(args, GloVe.saved_config, GloVe.load_checkpoint, lambda saved: _resume_overrides(
+                args, saved, GLOVE_FIXED, {"output_vectors": "output", "output": None}))
             _say(args, f"resuming from {args.resume} after {model.epochs_trained} epoch(s); the settings given "
                        "agree with it; the co-occurrences are counted again (a checkpoint holds no records)")
         else:
@@ -92,7 +94,7 @@ def run_glove(args) -> int:
     where = (f"; out of core: {model.record_blocks} shuffled blocks of training records in "
              f"{model.tmp_dir or 'the temporary directory'}" if model.record_blocks else "")
     _say(args, f"{nonzeros:,} non-zeros in {count_seconds:.1f} s{where}")
-    interrupted, callbacks = False, cli_watch.training_callbacks(args)
+    interrupted = False
     try:
         stats = model.train(progress=progress, checkpoint=args.checkpoint, checkpoint_every=args.checkpoint_every,
                             callbacks=callbacks)
@@ -134,6 +136,7 @@ def run_svd(args) -> int:
 
     started = time.perf_counter()
     _check_outputs(args, "output", "save_cooccurrence")
+    check_tmp_dir(args)
     with _cluster(args) as client:
         vectors = ppmi_svd(read_input(args, client), dim=args.dim, window=args.window, min_count=args.min_count,
                            max_vocab_size=args.max_vocab_size, cds=args.cds, shift=args.shift, eig=args.eig,
@@ -148,10 +151,12 @@ def run_svd(args) -> int:
 
 def run_convert(args) -> int:
     """`wv-engine convert`: gensim's saved model or vectors into ours."""
+    from .gensim import pickled
     from .gensim.convert import convert
 
     _check_outputs(args, "output")
-    _say(args, f"wrote {convert(args.input, args.output, FORMATS[args.format] if args.format else None)}")
+    record = read_as("INPUT", args.input, pickled.read)
+    _say(args, f"wrote {convert(args.input, args.output, FORMATS[args.format] if args.format else None, record)}")
     return 0
 
 
@@ -249,13 +254,15 @@ def run_word2vec(args, trainer=None, settings: dict | None = None, write=None) -
     progress = None if not args.quiet else False
     interrupted = False
     _check_outputs(args, "output", "checkpoint", "stats_json", "save_vocab")
+    callbacks = cli_watch.training_callbacks(args)  # their test sets read before any work
+    check_tmp_dir(args)
     with _cluster(args) as client:
         source = read_input(args, client)  # with --phrases, read through the phrase model
         if args.resume:
             if client is not None:
                 raise ValueError("--resume trains on this machine; drop --scheduler")
-            saved = trainer.saved_config(args.resume)  # the header only: the weights are loaded once
-            model = trainer.load(args.resume, **_resume_overrides(args, saved, WORD2VEC_FIXED + tuple(settings)))
+            model = resumed(args, trainer.saved_config, trainer.load,
+                            lambda saved: _resume_overrides(args, saved, WORD2VEC_FIXED + tuple(settings)))
             left = model.unfinished_epochs
             _say(args, f"resuming from {args.resume}: {model.epochs_trained} epoch(s) trained, "
                        + (f"{left} of the run's {model.schedule_state['epochs']} left" if left else "its run complete")
@@ -272,7 +279,6 @@ def run_word2vec(args, trainer=None, settings: dict | None = None, write=None) -
                    + f"; {vocab.total_tokens:,} tokens ({count_seconds:.1f} s)")
         if args.save_vocab:
             vocab.save(args.save_vocab)
-        callbacks = cli_watch.training_callbacks(args)
         t0 = time.perf_counter()
         finished = bool(args.resume) and model.unfinished_epochs == 0
         corpus = source if client or finished else model.encode(source, progress=progress)
@@ -337,9 +343,11 @@ def run_fasttext(args) -> int:  # word2vec's command with FastText (cli_fasttext
 def run_eval(args) -> int:
     """`wv-engine eval`: analogies and word-pair correlations of a vectors file."""
     from .epoch_scores import evaluate_sets
-    from .io import load_vectors
+    from .evaluate import read_analogies, read_pairs
 
-    results = evaluate_sets(load_vectors(args.vectors), args.analogies, args.pairs, args.restrict_vocab)
+    analogies = read_as("--analogies", args.analogies, read_analogies) if args.analogies else None
+    pairs = [read_as("--pairs", path, read_pairs) for path in args.pairs or ()]
+    results = evaluate_sets(_vectors(args), analogies, pairs, args.restrict_vocab)
     names = [name for name in results if name != "analogy"]
     if args.json:
         print(json.dumps(results, indent=2))
@@ -366,6 +374,13 @@ def _num(value) -> str:
     return "n/a" if value is None or value != value else f"{value:.3f}"
 
 
+def _vectors(args):
+    """The vectors of VECTORS (load_vectors), a failure naming it."""
+    from .io import load_vectors
+
+    return read_as("VECTORS", args.vectors, load_vectors)
+
+
 def _print_neighbours(pairs) -> None:
     for word, score in pairs:
         print(f"{score:.4f}  {word}")
@@ -373,17 +388,13 @@ def _print_neighbours(pairs) -> None:
 
 def run_similar(args) -> int:
     """`wv-engine similar`: nearest neighbours of a word."""
-    from .io import load_vectors
-
-    _print_neighbours(load_vectors(args.vectors).most_similar(args.word, topn=args.n))
+    _print_neighbours(_vectors(args).most_similar(args.word, topn=args.n))
     return 0
 
 
 def run_analogy(args) -> int:
     """`wv-engine analogy`: A is to B as C is to ?"""
-    from .io import load_vectors
-
-    _print_neighbours(load_vectors(args.vectors).analogy(args.a, args.b, args.c, topn=args.n))
+    _print_neighbours(_vectors(args).analogy(args.a, args.b, args.c, topn=args.n))
     return 0
 
 

@@ -6,8 +6,9 @@ contract: add, never rename."""
 from __future__ import annotations
 
 import argparse
-import math
 from typing import Callable, Sequence
+
+from .settings import RANGES, Range
 
 
 FORMATS = {"bin": "word2vec-bin", "txt": "word2vec-txt", "native": "native"}
@@ -17,43 +18,32 @@ FORMATS = {"bin": "word2vec-bin", "txt": "word2vec-txt", "native": "native"}
 MATRIX_FORMATS = {"bin": "word2vec-bin", "txt": "glove-txt", "native": "native"}
 
 
-# ---- argument types: bad values are rejected by the parser with the range --
-def _number(kind: Callable[[str], float], low: float | None, high: float | None,
-            low_open: bool = False) -> Callable[[str], float]:
+# ---- argument types: bad values are refused by the parser, naming the range -
+def bounded(name: str, admitted: Range | None = None) -> Callable[[str], float]:
+    """argparse type of a numeric flag: the range of the setting `name`
+    (settings.RANGES, the one table the trainers check too) unless given."""
+    admitted = admitted or RANGES[name]
+
     def parse(text: str):
         """Parses and range-checks one value."""
         try:
-            value = kind(text)
+            value = int(text) if admitted.integer else float(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected {kind.__name__}, got {text!r}") from None
-        if isinstance(value, float) and not math.isfinite(value):
-            raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
-        bad_low = low is not None and (value <= low if low_open else value < low)
-        bad_high = high is not None and value > high
-        if bad_low or bad_high:
-            lo = "" if low is None else (f"> {low}" if low_open else f">= {low}")
-            hi = "" if high is None else f"<= {high}"
-            raise argparse.ArgumentTypeError(f"must be {' and '.join(x for x in (lo, hi) if x)}, got {text}")
+            value = None
+        if not admitted.admits(value):
+            raise argparse.ArgumentTypeError(f"must be {admitted}, got {text!r}")
         return value
-    parse.__name__ = kind.__name__
+    parse.__name__ = "integer" if admitted.integer else "number"
     return parse
 
 
-positive_int = _number(int, 1, None)
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose every error is one line: the command, the
+    flag, what it takes (the usage of a command of forty flags would bury
+    it), and where the flags are listed."""
 
-
-nonneg_int = _number(int, 0, None)
-
-
-positive_float = _number(float, 0, None, low_open=True)
-
-
-def sample_rate(text: str) -> float:
-    """argparse type: a subsampling threshold in [0, 1)."""
-    value = _number(float, 0, None)(text)
-    if value >= 1:
-        raise argparse.ArgumentTypeError(f"must be >= 0 and < 1, got {text}")
-    return value
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def _add_scheduler(p) -> None:
@@ -72,35 +62,35 @@ def _add_word2vec(sub, name: str = "word2vec", what: str = "word2vec vectors", d
     p.add_argument("--arch", choices=["skipgram", "cbow"], default="skipgram")
     p.add_argument("--loss", choices=["ns", "hs", "softmax"], default="ns",
                    help="negative sampling, hierarchical softmax, or exact softmax (small vocabularies)")
-    p.add_argument("--dim", type=positive_int, default=100)
-    p.add_argument("--window", type=positive_int, default=5)
-    p.add_argument("--negative", type=nonneg_int, default=5,
+    p.add_argument("--dim", type=bounded("dim"), default=100)
+    p.add_argument("--window", type=bounded("window"), default=5)
+    p.add_argument("--negative", type=bounded("negative"), default=5,
                    help="negative samples per positive (>= 1 with --loss ns; ignored otherwise)")
-    p.add_argument("--min-count", type=positive_int, default=5)
-    p.add_argument("--sample", type=sample_rate, default=1e-3, help="subsampling threshold, 0 to disable")
-    p.add_argument("--epochs", type=positive_int, default=5)
-    p.add_argument("--alpha", type=positive_float, default=None,
+    p.add_argument("--min-count", type=bounded("min_count"), default=5)
+    p.add_argument("--sample", type=bounded("sample"), default=1e-3, help="subsampling threshold, 0 to disable")
+    p.add_argument("--epochs", type=bounded("epochs"), default=5)
+    p.add_argument("--alpha", type=bounded("alpha"), default=None,
                    help="initial learning rate (default 0.025 skip-gram, 0.05 CBOW)")
-    p.add_argument("--min-alpha", type=_number(float, 0, None), default=None,
+    p.add_argument("--min-alpha", type=bounded("min_alpha", Range(0, 10, integer=False)), default=None,
                    help="final learning rate (default: set by --schedule)")
     p.add_argument("--schedule", choices=["epochs", "word2vec"], default=None,
                    help="'epochs': the learning rate falls on a line from alpha to min-alpha, by default "
                         "alpha / (2 x epochs); 'word2vec': as word2vec.c, alpha x (1 - progress) floored at "
                         "min-alpha, by default alpha * 1e-4 (default: 'epochs' with --loss ns, else 'word2vec', "
                         "and with --loss hs --arch cbow floored at alpha / (3 x epochs))")
-    p.add_argument("--threads", type=positive_int, default=None, help="default: the usable cores")
-    p.add_argument("--seed", type=_number(int, 0, 2**64 - 1), default=1)
+    p.add_argument("--threads", type=bounded("threads"), default=None, help="default: the usable cores")
+    p.add_argument("--seed", type=bounded("seed"), default=1)
     p.add_argument("--format", choices=list(FORMATS), default="bin",
                    help="bin / txt: word2vec.c's formats; native: ours (mmap-able, keeps counts)")
-    p.add_argument("--max-vocab-size", type=positive_int, default=None,
+    p.add_argument("--max-vocab-size", type=bounded("max_vocab_size"), default=None,
                    help="prune rare words while counting past this many distinct words")
-    p.add_argument("--max-final-vocab", type=positive_int, default=None)
-    p.add_argument("--ns-exponent", type=_number(float, None, None), default=0.75)
-    p.add_argument("--max-sentence-length", type=positive_int, default=1000)
-    p.add_argument("--init-range", type=positive_float, default=1.0,
+    p.add_argument("--max-final-vocab", type=bounded("max_final_vocab"), default=None)
+    p.add_argument("--ns-exponent", type=bounded("ns_exponent"), default=0.75)
+    p.add_argument("--max-sentence-length", type=bounded("max_sentence_length"), default=1000)
+    p.add_argument("--init-range", type=bounded("init_range"), default=1.0,
                    help="input vectors start uniform in [-R/dim, R/dim): 1.0 as gensim (default), 0.5 as "
                         "word2vec.c")
-    p.add_argument("--regions", type=positive_int, default=None,
+    p.add_argument("--regions", type=bounded("regions"), default=None,
                    help="an epoch takes the corpus in chunks from this many regions in turn (default: "
                         "max(threads, 16), and with --loss hs one more in each later epoch); a count given "
                         "holds for every epoch, and as many as --threads is word2vec.c's and gensim's order")
@@ -123,10 +113,10 @@ def _add_word2vec(sub, name: str = "word2vec", what: str = "word2vec vectors", d
     p.add_argument("--stats-json", metavar="PATH", help="write timings and per-epoch loss as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar or messages")
     _add_scheduler(p)
-    p.add_argument("--sync-words", type=positive_int, default=250_000, metavar="N",
+    p.add_argument("--sync-words", type=bounded("sync_words"), default=250_000, metavar="N",
                    help="with --scheduler: words each worker trains between two model averages "
                         "(default 250,000; see docs/CLUSTER.md)")
-    p.add_argument("--lr-scale", type=_number(float, 0, 1000, low_open=True), default=None, metavar="X",
+    p.add_argument("--lr-scale", type=bounded("lr_scale"), default=None, metavar="X",
                    help="with --scheduler: each worker's learning rate times X (default: the number of "
                         "workers, at most 4, so the averaged model moves as one machine's would)")
     return p
@@ -139,16 +129,16 @@ def _add_fasttext(sub) -> None:
                       "(fastText's model; defaults are fastText's: --sample 1e-4, --alpha 0.05 falling to 0, "
                       "--ns-exponent 0.5). --format bin writes fastText's .bin (readable by fastText and "
                       "gensim), txt its .vec, native the whole training state.")
-    p.add_argument("--minn", type=nonneg_int, default=3, help="fewest characters of an n-gram (fastText's -minn)")
-    p.add_argument("--maxn", type=nonneg_int, default=6,
+    p.add_argument("--minn", type=bounded("minn"), default=3, help="fewest characters of an n-gram (fastText's -minn)")
+    p.add_argument("--maxn", type=bounded("maxn"), default=6,
                    help="most characters of an n-gram (fastText's -maxn); 0: no n-grams, plain word2vec")
-    p.add_argument("--bucket", type=nonneg_int, default=2_000_000,
+    p.add_argument("--bucket", type=bounded("bucket"), default=2_000_000,
                    help="rows the n-grams are hashed into (fastText's -bucket); they take bucket x dim x 4 bytes")
     p.set_defaults(sample=1e-4, alpha=0.05, ns_exponent=0.5, max_sentence_length=1024, schedule="word2vec")
 
 
 def _add_watching(p) -> None:
-    p.add_argument("--eval-every", type=positive_int, default=None, metavar="N",
+    p.add_argument("--eval-every", type=bounded("every"), default=None, metavar="N",
                    help="score the vectors every N epochs and after the last, as `wv-engine eval` does (analogy "
                         "accuracy, word-pair Spearman): printed with the epoch, kept in --stats-json (epoch_scores)")
     p.add_argument("--eval-analogies", metavar="FILE", help="with --eval-every: a questions-words file "
@@ -173,7 +163,7 @@ def _add_checkpoints(p, what: str) -> None:
     p.add_argument("--checkpoint", metavar="PATH",
                    help=f"save {what} here atomically every --checkpoint-every minutes, on Ctrl-C and at the "
                         "end, to continue with --resume")
-    p.add_argument("--checkpoint-every", type=positive_float, default=30.0, metavar="MINUTES",
+    p.add_argument("--checkpoint-every", type=bounded("checkpoint_every"), default=30.0, metavar="MINUTES",
                    help="minutes between two checkpoints (default 30; word2vec saves between two chunks of "
                         "the corpus, GloVe at the next epoch's end)")
     p.add_argument("--resume", metavar="PATH",
@@ -187,20 +177,20 @@ def _add_queries(sub) -> None:
     p.add_argument("--analogies", metavar="FILE", help="questions-words format (default: the shipped set)")
     p.add_argument("--pairs", metavar="FILE", nargs="+",
                    help="word-pair files (default: the shipped WordSim-353 and SimLex-999)")
-    p.add_argument("--restrict-vocab", type=positive_int, default=30000)
+    p.add_argument("--restrict-vocab", type=bounded("restrict_vocab"), default=30000)
     p.add_argument("--json", action="store_true", help="print the results as JSON")
 
     p = sub.add_parser("similar", help="nearest neighbours of a word")
     p.add_argument("vectors", metavar="VECTORS")
     p.add_argument("word", metavar="WORD")
-    p.add_argument("-n", type=positive_int, default=10)
+    p.add_argument("-n", type=bounded("topn"), default=10)
 
     p = sub.add_parser("analogy", help="A is to B as C is to ? (3CosAdd)")
     p.add_argument("vectors", metavar="VECTORS")
     p.add_argument("a", metavar="A")
     p.add_argument("b", metavar="B")
     p.add_argument("c", metavar="C")
-    p.add_argument("-n", type=positive_int, default=10)
+    p.add_argument("-n", type=bounded("topn"), default=10)
 
 
 def memory_size(text: str) -> int:
@@ -210,16 +200,16 @@ def memory_size(text: str) -> int:
     try:
         return parse_size(text)
     except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("memory_limit ")) from None
 
 
 def _add_matrix_common(p, window: int) -> None:
     p.add_argument("input", metavar="INPUT", help="training text file")
     p.add_argument("-o", "--output", required=True, metavar="OUTPUT", help="where to write the vectors")
-    p.add_argument("--dim", type=positive_int, default=100)
-    p.add_argument("--window", type=positive_int, default=window)
-    p.add_argument("--min-count", type=positive_int, default=5)
-    p.add_argument("--threads", type=positive_int, default=None, help="default: the usable cores")
+    p.add_argument("--dim", type=bounded("dim"), default=100)
+    p.add_argument("--window", type=bounded("window"), default=window)
+    p.add_argument("--min-count", type=bounded("min_count"), default=5)
+    p.add_argument("--threads", type=bounded("threads"), default=None, help="default: the usable cores")
     p.add_argument("--memory-limit", type=memory_size, default=None, metavar="SIZE",
                    help="cap on the counting buffers, e.g. 512M or 2G (default: min(RAM/4, 1G)); "
                         "past it counts spill to temporary files, and GloVe's training records (with "
@@ -227,7 +217,7 @@ def _add_matrix_common(p, window: int) -> None:
     p.add_argument("--tmp-dir", default=None, metavar="DIR", help="where spilled counts, large encoded corpora "
                                                                    "and GloVe's record blocks go (default: the "
                                                                    "system's temporary directory)")
-    p.add_argument("--max-vocab-size", type=positive_int, default=None)
+    p.add_argument("--max-vocab-size", type=bounded("max_vocab_size"), default=None)
     _add_phrase_model(p)
     p.add_argument("--format", choices=list(MATRIX_FORMATS), default="txt",
                    help="txt: GloVe text (no header); bin: word2vec binary; native: ours")
@@ -242,21 +232,21 @@ def _add_glove(sub) -> None:
                        description="Count co-occurrences (memory-bounded, multithreaded) and train GloVe "
                                    "with AdaGrad, as Stanford's glove.c.")
     _add_matrix_common(p, window=10)
-    p.add_argument("--x-max", type=positive_float, default=100.0, help="weighting cutoff (Stanford's demo: 10)")
-    p.add_argument("--alpha", type=positive_float, default=0.75, help="weighting exponent")
-    p.add_argument("--epochs", type=positive_int, default=25)
-    p.add_argument("--eta", type=positive_float, default=0.05, help="AdaGrad's initial learning rate")
+    p.add_argument("--x-max", type=bounded("x_max"), default=100.0, help="weighting cutoff (Stanford's demo: 10)")
+    p.add_argument("--alpha", type=bounded("alpha", RANGES["glove_alpha"]), default=0.75, help="weighting exponent")
+    p.add_argument("--epochs", type=bounded("epochs"), default=25)
+    p.add_argument("--eta", type=bounded("eta"), default=0.05, help="AdaGrad's initial learning rate")
     p.add_argument("--exact-sqrt", action="store_true", default=None,
                    help="divide each step by sqrt(accumulator) as glove.c does, instead of multiplying by a "
                         "refined reciprocal square root (within a few float ulps, faster)")
-    p.add_argument("--grid", type=_number(int, 0, 256), default=None, metavar="B",
+    p.add_argument("--grid", type=bounded("grid", Range(0, 256)), default=None, metavar="B",
                    help="train on a B x B grid of (word band, context band) cells, threads never sharing a "
                         "band (FPSG); default: 16 bands a thread on 2 threads or more, glove.c's order on one; "
                         "0: one shuffled order split into a range per thread, as glove.c")
-    p.add_argument("--grid-rounds", type=_number(int, 1, 1024), default=None, metavar="R",
+    p.add_argument("--grid-rounds", type=bounded("grid_rounds", Range(1, 1024)), default=None, metavar="R",
                    help="the grid's records split at random into R rounds, each on its own cells, trained in "
                         "turn (default 1: one grid)")
-    p.add_argument("--seed", type=_number(int, 0, 2**63 - 1), default=1)
+    p.add_argument("--seed", type=bounded("seed", RANGES["glove_seed"]), default=1)
     p.add_argument("--output-vectors", choices=["sum", "word", "concat"], default="sum",
                    help="W + W~ (default), W only, or W and W~ side by side")
     p.add_argument("--header", action="store_true", help="write a 'V D' header line in txt format")
@@ -270,9 +260,9 @@ def _add_svd(sub) -> None:
                        description="Positive PMI (context smoothing 0.75, optional shift log k) of the "
                                    "co-occurrence matrix, factorised by truncated SVD.")
     _add_matrix_common(p, window=10)
-    p.add_argument("--cds", type=positive_float, default=0.75, help="context distribution smoothing")
-    p.add_argument("--shift", type=_number(float, 1, None), default=1.0, help="k of the shift log k")
-    p.add_argument("--eig", type=_number(float, 0, None), default=0.5, help="eigenvalue weighting p")
+    p.add_argument("--cds", type=bounded("cds"), default=0.75, help="context distribution smoothing")
+    p.add_argument("--shift", type=bounded("shift"), default=1.0, help="k of the shift log k")
+    p.add_argument("--eig", type=bounded("eig"), default=0.5, help="eigenvalue weighting p")
 
 
 def _add_convert(sub) -> None:
@@ -305,9 +295,9 @@ def _add_pictures(sub) -> None:
     p.add_argument("vectors", metavar="VECTORS")
     p.add_argument("-o", "--output", metavar="OUTPUT", help="the picture (PNG)")
     p.add_argument("--words", metavar="WORD", nargs="+", help="these words")
-    p.add_argument("--top", type=positive_int, metavar="N", help="the N most frequent words")
+    p.add_argument("--top", type=bounded("topn"), metavar="N", help="the N most frequent words")
     p.add_argument("--neighbours", metavar="WORD", nargs="+", help="these words and their nearest neighbours")
-    p.add_argument("--per-word", type=positive_int, default=8, metavar="K", help="neighbours per word (default 8)")
+    p.add_argument("--per-word", type=bounded("per_word"), default=8, metavar="K", help="neighbours per word (default 8)")
     p.add_argument("--method", choices=["pca", "tsne", "umap"], default="pca")
     p.add_argument("--projector", metavar="DIR", help="write vectors.tsv, metadata.tsv and projector_config.pbtxt")
 
@@ -317,7 +307,7 @@ def _add_demo(sub) -> None:
                        description="Trains skip-gram on Emma + Moby-Dick (shipped, public domain), prints "
                                    "neighbours and analogies, writes demo_vectors.bin and a PNG picture.")
     p.add_argument("--out", default=".", metavar="DIR", help="where to write the files (default: here)")
-    p.add_argument("--threads", type=positive_int, default=None)
+    p.add_argument("--threads", type=bounded("threads"), default=None)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -337,10 +327,10 @@ def _add_phrases(sub) -> None:
     p.add_argument("-o", "--output", metavar="OUTPUT", help="write the text with the phrases joined")
     p.add_argument("--save-model", metavar="PATH", help="write the phrase model (for --phrases MODEL in training)")
     p.add_argument("--model", metavar="PATH", help="apply this saved phrase model instead of learning one")
-    p.add_argument("--passes", type=positive_int, default=1,
+    p.add_argument("--passes", type=bounded("passes"), default=1,
                    help="passes over the text, each joining the phrases of those before (2: word2phrase run twice)")
-    p.add_argument("--min-count", type=positive_int, default=5)
-    p.add_argument("--threshold", type=_number(float, None, None), nargs="+", default=None, metavar="T",
+    p.add_argument("--min-count", type=bounded("min_count"), default=5)
+    p.add_argument("--threshold", type=bounded("threshold"), nargs="+", default=None, metavar="T",
                    help="score a pair must pass (default 100 word2phrase, 10 default, 0.5 npmi); several: one "
                         "per pass, the last repeated")
     p.add_argument("--scoring", choices=["word2phrase", "default", "npmi"], default="word2phrase",
@@ -350,11 +340,11 @@ def _add_phrases(sub) -> None:
     p.add_argument("--connector-words", default="none", metavar="english|none|FILE",
                    help="words that may stand inside a phrase (bank_of_america): gensim's English set, none "
                         "(default, as word2phrase), or a file of words, one a line")
-    p.add_argument("--max-vocab-size", type=positive_int, default=None,
-                   help="prune rare words and pairs while counting past this many")
+    p.add_argument("--max-vocab-size", type=bounded("max_vocab_size", RANGES["phrase_max_vocab_size"]),
+                   default=None, help="prune rare words and pairs while counting past this many")
     p.add_argument("--memory-limit", type=memory_size, default=None, metavar="SIZE",
                    help="cap on the counts (e.g. 2G): past it rare words and pairs are pruned, and the output says so")
-    p.add_argument("--threads", type=positive_int, default=None, help="default: the usable cores")
+    p.add_argument("--threads", type=bounded("threads"), default=None, help="default: the usable cores")
     p.add_argument("--tmp-dir", default=None, metavar="DIR",
                    help="where the threads' pieces of the output go (default: beside OUTPUT)")
     p.add_argument("--stats-json", metavar="PATH", help="write the counts, phrases and timings as JSON")
@@ -365,7 +355,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     from . import __version__
 
-    parser = argparse.ArgumentParser(prog="wv-engine", description="Fast word2vec and GloVe training.")
+    parser = Parser(prog="wv-engine", description="Fast word2vec and GloVe training.")
     parser.add_argument("--version", action="version", version=f"wv-engine {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     _add_word2vec(sub)

@@ -6,25 +6,14 @@ from __future__ import annotations
 import sys
 import time
 
-from .files import check_writable, write_json
+from .cli_inputs import check_tmp_dir, connector_words
+from .files import check_writable, read_as, write_json
 from .memory import peak_rss_bytes
 
 
 def _say(args, message: str) -> None:
     if not args.quiet:
         print(message, file=sys.stderr)
-
-
-def connector_words(value: str) -> frozenset[str]:
-    """--connector-words: "english", "none" or a file of words, one a line."""
-    from .phrase_settings import ENGLISH_CONNECTOR_WORDS
-
-    if value == "english":
-        return ENGLISH_CONNECTOR_WORDS
-    if value == "none":
-        return frozenset()
-    with open(value, encoding="utf-8", errors="surrogateescape") as f:
-        return frozenset(w for line in f for w in line.split())
 
 
 def _pass_line(i: int, stats: dict) -> str:
@@ -34,22 +23,6 @@ def _pass_line(i: int, stats: dict) -> str:
         line += (f"; memory bounded: rare words and pairs pruned {stats['prunes']} time(s), so those seen fewer "
                  f"than {stats['min_reduce']} times may be missing (raise --memory-limit to keep more)")
     return line
-
-
-def read_input(args, client=None):
-    """The training text of `wv-engine word2vec/glove/svd`, resolved once:
-    with --phrases MODEL a Corpus read through that phrase model; given to
-    a cluster (client), the path itself."""
-    from .corpus import Corpus
-
-    if getattr(args, "phrases", None) is None:
-        return args.input if client is not None else Corpus(args.input)
-    if client is not None:
-        raise ValueError("--phrases reads the text on this machine; drop --scheduler (or write the phrased text "
-                         "with `wv-engine phrases` first)")
-    from .phrases import Phrases
-
-    return Corpus(args.input, phrases=Phrases.load(args.phrases))
 
 
 def run_phrases(args) -> int:
@@ -64,10 +37,11 @@ def run_phrases(args) -> int:
     for path, what in ((args.output, "output"), (args.save_model, "phrase model"), (args.stats_json, "stats file")):
         if path:
             check_writable(path, what)
-    corpus = Corpus(args.input)
+    check_tmp_dir(args)
+    corpus = read_as("INPUT", args.input, Corpus)
     progress = False if args.quiet else None
     if args.model:
-        phrases = Phrases.load(args.model, threads=args.threads)
+        phrases = read_as("--model", args.model, lambda path: Phrases.load(path, threads=args.threads))
         phrases.progress = progress
         _say(args, f"{args.model}: {len(phrases.layers)} pass(es), {len(phrases.phrases()):,} phrases")
     else:

@@ -7,21 +7,27 @@ import sys
 from dataclasses import asdict
 from typing import Any
 
+from .files import read_as
+
 
 def training_callbacks(args) -> list:
-    """The callbacks word2vec's or glove's flags ask for (set up before
-    training, so that a missing test set or matplotlib stops the run at once)."""
+    """The callbacks word2vec's or glove's flags ask for, set up before the
+    corpus is read: their test sets read and parsed, the snapshots' folder
+    made and matplotlib found, or the run stopped at once naming the flag."""
     callbacks: list = []
     if args.eval_every:
         from .epoch_scores import EpochScores
+        from .evaluate import read_analogies, read_pairs
 
-        callbacks.append(EpochScores(args.eval_every, args.eval_analogies, args.eval_pairs, report=_reporter(args)))
+        analogies = read_as("--eval-analogies", args.eval_analogies, read_analogies) if args.eval_analogies else None
+        pairs = [read_as("--eval-pairs", path, read_pairs) for path in args.eval_pairs or ()]
+        callbacks.append(EpochScores(args.eval_every, analogies, pairs, report=_reporter(args)))
     elif args.eval_analogies or args.eval_pairs:
         raise ValueError("--eval-analogies and --eval-pairs need --eval-every N")
     if args.snapshots:
         from .maps import EpochMaps
 
-        callbacks.append(EpochMaps(args.snapshots, args.snapshot_words))
+        callbacks.append(read_as("--snapshots", args.snapshots, EpochMaps, args.snapshot_words))
     elif args.snapshot_words:
         raise ValueError("--snapshot-words needs --snapshots DIR")
     return callbacks
@@ -54,10 +60,13 @@ def finish(callbacks: list, model: Any, stats: Any, score_last: bool = True) -> 
 
 def run_report(args) -> int:
     """`wv-engine report`: the runs' loss, speed and scores per epoch, side by side."""
-    from .report import draw_report
+    from .report import draw_report, read_run, report_kind
 
     if args.labels and len(args.labels) != len(args.stats):
         raise ValueError(f"--labels gives {len(args.labels)} names for {len(args.stats)} stats files")
+    report_kind(args.output)
+    for path in args.stats:  # each one read first, a bad one named before anything is drawn
+        read_as("STATS", path, read_run)
     runs = draw_report(args.stats, args.output, args.labels)
     print(f"wrote {args.output}: {len(runs)} run(s), {max(len(r.epochs) for r in runs)} epoch(s)", file=sys.stderr)
     return 0
@@ -70,7 +79,7 @@ def run_map(args) -> int:
 
     if not args.output and not args.projector:
         raise ValueError("say where to write: -o map.png and/or --projector DIR")
-    vectors = load_vectors(args.vectors)
+    vectors = read_as("VECTORS", args.vectors, load_vectors)
     if args.words or args.top or args.neighbours:
         words: Any = maps.choose_words(vectors, args.words, args.top, args.neighbours, args.per_word)
     else:

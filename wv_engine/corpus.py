@@ -15,7 +15,8 @@ import numpy as np
 
 from . import _tokenize
 from .errors import CorpusError
-from .files import CHUNK_BYTES, DECOMPRESSION_ERRORS, fingerprint, is_compressed, open_binary, read_position
+from .files import (CHUNK_BYTES, DECOMPRESSION_ERRORS, check_corpus_text, fingerprint, is_compressed, open_binary,
+                    read_position)
 from .progress import reading
 from .shards import Shard, iter_shard, map_in_threads
 
@@ -38,7 +39,7 @@ def check_corpus(source: CorpusSource) -> None:
     over): a one-shot generator is rejected rather than silently giving an
     empty second pass, because the vocabulary and the encoding each read it."""
     if is_path(source):
-        open_binary(source).close()
+        check_corpus_text(source)
         return
     if isinstance(source, (bytes, bytearray)):
         raise CorpusError("pass a file path (str) or an iterable of token lists, not bytes")
@@ -76,8 +77,7 @@ class Corpus:
         self.source = source
         self.phrases = phrases
         self.path: str | None = os.fspath(source) if is_path(source) else None  # type: ignore[arg-type]
-        if self.path is None:
-            check_corpus(source)
+        check_corpus(source)
         self.compressed = self.path is not None and is_compressed(self.path)  # also checks it is readable
         self.size = os.path.getsize(self.path) if self.path is not None else None
         self.splittable = (self.path is not None and not self.compressed

@@ -14,21 +14,23 @@ import os
 import time
 from typing import Any, Callable, Sequence
 
-from .evaluate import evaluate_analogies, evaluate_word_pairs
-from .settings import check as _check
+from .evaluate import AnalogySet, PairSet, evaluate_analogies, evaluate_word_pairs, read_analogies, read_pairs
+from .files import read_as
+from .settings import bounded
 
 __all__ = ["EpochScores", "evaluate_sets", "summary"]
 
 DEFAULT_PAIRS = ("wordsim353", "simlex999")  # the shipped word-pair sets, by name
 
 
-def evaluate_sets(vectors: Any, analogies: str | os.PathLike | None = None,
-                  pairs: Sequence[str | os.PathLike] | None = None, restrict_vocab: int | None = 30000,
+def evaluate_sets(vectors: Any, analogies: str | os.PathLike | AnalogySet | None = None,
+                  pairs: Sequence[str | os.PathLike | PairSet] | None = None, restrict_vocab: int | None = 30000,
                   threads: int | None = None, pvalues: bool = True) -> dict[str, dict[str, Any]]:
     """What `wv-engine eval` reports: {"analogy": evaluate_analogies(...)}
     and, for each word-pair file, {its file name: evaluate_word_pairs(...)}
     (default: the shipped WordSim-353 and SimLex-999, as "wordsim353" and
-    "simlex999"). `analogies`: None for the shipped Google set. pvalues=False
+    "simlex999"). `analogies`: None for the shipped Google set. Each file may
+    be one read already (read_analogies, read_pairs). pvalues=False
     leaves the correlations' p-values out (and scipy unimported)."""
     results = {"analogy": evaluate_analogies(vectors, analogies, restrict_vocab=restrict_vocab, threads=threads)}
     if not pairs:
@@ -36,7 +38,7 @@ def evaluate_sets(vectors: Any, analogies: str | os.PathLike | None = None,
 
         named = [(name, datasets.path(name)) for name in DEFAULT_PAIRS]
     else:
-        named = [(os.path.basename(os.fspath(p)), p) for p in pairs]
+        named = [(os.path.basename(p.path if isinstance(p, PairSet) else os.fspath(p)), p) for p in pairs]
     for name, path in named:
         results[name] = evaluate_word_pairs(vectors, path, pvalues=pvalues)
     return results
@@ -57,7 +59,10 @@ class EpochScores:
     <pair set>: Spearman, ..., "seconds": its time} to `self.scores` and to
     the model's `last_stats.epoch_scores`, and passes a one-line account to
     `report` when given. `score(model)` scores at once (the CLI uses it for
-    a last epoch that `every` skipped). Settings as evaluate_sets.
+    a last epoch that `every` skipped). Settings as evaluate_sets. The test
+    sets are read and parsed here, so that a missing or bad file stops a run
+    before it starts (ValueError or OSError naming the parameter and the
+    file), not after its first epoch.
 
     Example::
 
@@ -66,16 +71,15 @@ class EpochScores:
         scores.scores  # [{"epoch": 1, "analogy": 0.21, "wordsim353": 0.55, ...}, ...]
     """
 
-    def __init__(self, every: int = 1, analogies: str | os.PathLike | None = None,
-                 pairs: Sequence[str | os.PathLike] | None = None, restrict_vocab: int | None = 30000,
+    def __init__(self, every: int = 1, analogies: str | os.PathLike | AnalogySet | None = None,
+                 pairs: Sequence[str | os.PathLike | PairSet] | None = None, restrict_vocab: int | None = 30000,
                  threads: int | None = None, report: Callable[[str], object] | None = None):
-        _check("every", every, isinstance(every, int) and every >= 1, "an integer >= 1")
-        for path in ([analogies] if analogies is not None else []) + list(pairs or []):
-            if not os.path.isfile(path):
-                raise FileNotFoundError(f"evaluation set not found: {os.fspath(path)}")
-        self.every = every
-        self.analogies, self.pairs = analogies, list(pairs) if pairs else None
-        self.restrict_vocab, self.threads, self.report = restrict_vocab, threads, report
+        self.every = bounded("every", every)
+        self.restrict_vocab = bounded("restrict_vocab", restrict_vocab, none=True)
+        self.threads = bounded("threads", threads, none=True)
+        self.analogies = None if analogies is None else test_set("analogies", analogies, read_analogies)
+        self.pairs = [test_set("pairs", p, read_pairs) for p in pairs] if pairs else None
+        self.report = report
         self.scores: list[dict[str, Any]] = []
 
     def __call__(self, model: Any, epoch: Any) -> None:
@@ -97,6 +101,12 @@ class EpochScores:
         if self.report is not None:
             self.report(describe(entry))
         return entry
+
+
+def test_set(name: str, path: Any, read: Callable[[Any], Any]) -> Any:
+    """read(path), a failure named by the parameter (read_as); a set read
+    already passes as it is."""
+    return path if isinstance(path, (AnalogySet, PairSet)) else read_as(name, path, read)
 
 
 def describe(entry: dict[str, Any]) -> str:

@@ -20,16 +20,17 @@ import functools
 import math
 import os
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from . import _evaluate
-from .files import check_input
+from .files import check_input, check_text
 from .settings import resolve_threads
 from .vectors import Vectors
 
-__all__ = ["evaluate_analogies", "evaluate_word_pairs", "evaluate_all"]
+__all__ = ["AnalogySet", "PairSet", "evaluate_analogies", "evaluate_word_pairs", "evaluate_all", "read_analogies",
+           "read_pairs"]
 
 _METHODS = ("3cosadd", "3cosmul")
 _GRAM_BYTES = 1 << 28  # bound on a section's table of question-word cosines (256 MiB)
@@ -109,22 +110,62 @@ def _parse_analogies(path: str | os.PathLike, data: bytes) -> list[tuple[str, li
     return sections
 
 
-def _questions(path: str | os.PathLike) -> tuple[list, list[str], list[np.ndarray]]:
-    """_parse_analogies of the file, its distinct words, and each section's
-    questions as (q, 4) indices into them. Parsed once for each content (a
-    scorer called every epoch reads the file, not its questions, again)."""
+class AnalogySet(NamedTuple):
+    """An analogy test set read and parsed (read_analogies): its sections
+    of questions, its distinct words, and each section's questions as (q, 4)
+    indices into them."""
+    path: str
+    sections: list
+    words: list[str]
+    coded: list[np.ndarray]
+
+
+class PairSet(NamedTuple):
+    """A word-pair test set read and parsed (read_pairs): (line number, w1,
+    w2, score) for each pair."""
+    path: str
+    pairs: list[tuple[int, str, str, float]]
+
+
+def read_analogies(path: str | os.PathLike) -> AnalogySet:
+    """A questions-words file read and parsed, or refused (ValueError naming
+    the line; a file with no question, or not text, too): what a run that
+    scores every epoch checks before it starts."""
+    with open(check_text(path, "test set"), "rb") as f:
+        data = f.read()
+    parsed = _coded_questions(os.fspath(path), data)
+    if not any(len(c) for c in parsed.coded):
+        raise ValueError(f"{os.fspath(path)}: no analogy questions ('a b c d' lines) in the file")
+    return parsed
+
+
+def read_pairs(path: str | os.PathLike) -> PairSet:
+    """A word-pair file read and parsed, or refused as read_analogies."""
+    check_text(path, "test set")
+    pairs = _parse_pairs(path)
+    if not pairs:
+        raise ValueError(f"{os.fspath(path)}: no word pairs ('word1 word2 score' lines) in the file")
+    return PairSet(os.fspath(path), pairs)
+
+
+def _questions(path: str | os.PathLike | AnalogySet) -> AnalogySet:
+    """The parsed questions of a file (or a set parsed already). Parsed once
+    for each content (a scorer called every epoch reads the file, not its
+    questions, again)."""
+    if isinstance(path, AnalogySet):
+        return path
     with open(check_input(path, "test set"), "rb") as f:
         data = f.read()
     return _coded_questions(os.fspath(path), data)
 
 
 @functools.lru_cache(maxsize=4)
-def _coded_questions(path: str, data: bytes) -> tuple[list, list[str], list[np.ndarray]]:
+def _coded_questions(path: str, data: bytes) -> AnalogySet:
     sections = _parse_analogies(path, data)
     code: dict[str, int] = {}
     coded = [np.array([[code.setdefault(w, len(code)) for w in words] for _, words in qs],
                       dtype=np.int64).reshape(-1, 4) for _, qs in sections]
-    return sections, list(code), coded
+    return AnalogySet(path, sections, list(code), coded)
 
 
 def _cosines(unit: np.ndarray, rows: np.ndarray, method: str) -> tuple[np.ndarray, np.ndarray]:
@@ -171,7 +212,7 @@ def _answers(lookup: _Lookup, q: np.ndarray, method: str, threads: int) -> np.nd
 
 def evaluate_analogies(
     vectors: Vectors,
-    path: str | os.PathLike | None = None,
+    path: str | os.PathLike | AnalogySet | None = None,
     restrict_vocab: int | None = 30000,
     case_insensitive: bool = True,
     method: str = "3cosadd",
@@ -180,10 +221,11 @@ def evaluate_analogies(
 ) -> dict[str, Any]:
     """Accuracy on "a b c d" analogy questions (a : b :: c : d, answer searched as b - a + c).
 
-    `path`: a questions-words style file (": section" lines, then "a b c d"); None uses the
-    shipped Google set. `restrict_vocab`: how many of the most frequent words are used (30,000
-    as in word2vec.c's demo; gensim's default is 300,000; None for all). `method`: "3cosadd" or
-    "3cosmul". `threads`: for scoring the candidates (None: every core).
+    `path`: a questions-words style file (": section" lines, then "a b c d"), or one read
+    already (read_analogies); None uses the shipped Google set. `restrict_vocab`: how many of
+    the most frequent words are used (30,000 as in word2vec.c's demo; gensim's default is
+    300,000; None for all). `method`: "3cosadd" or "3cosmul". `threads`: for scoring the
+    candidates (None: every core).
 
     Returns {"accuracy", "correct", "total" (answered), "questions" (all), "coverage",
     "sections": [{"section", "correct", "total", "questions", "accuracy"}], "semantic",
@@ -199,7 +241,7 @@ def evaluate_analogies(
         from .datasets import path as dataset_path
 
         path = dataset_path("questions-words")
-    parsed, file_words, coded = _questions(path)
+    _, parsed, file_words, coded = _questions(path)
     lookup = _Lookup(vectors, restrict_vocab, case_insensitive)
     row_of = np.array([-1 if r is None else r for r in map(lookup.get, file_words)], dtype=np.int64)
     rows = [row_of[c] for c in coded]
@@ -300,17 +342,18 @@ def _unit(vector: np.ndarray) -> np.ndarray:
 
 def evaluate_word_pairs(
     vectors: Vectors,
-    path: str | os.PathLike | None = None,
+    path: str | os.PathLike | PairSet | None = None,
     restrict_vocab: int | None = 300000,
     case_insensitive: bool = True,
     pvalues: bool = True,
 ) -> dict[str, Any]:
     """Correlation between human similarity scores and cosine similarities of word pairs.
 
-    `path`: lines "w1 w2 score" separated by tabs (or whitespace), '#' lines ignored; None
-    uses the shipped WordSim-353. Pairs with a word outside the first `restrict_vocab` words
-    are skipped and counted as OOV, except with vectors that give any word a vector
-    (SubwordVectors, FastText's): those words get theirs and every pair is scored.
+    `path`: lines "w1 w2 score" separated by tabs (or whitespace), '#' lines ignored, or a
+    file read already (read_pairs); None uses the shipped WordSim-353. Pairs with a word
+    outside the first `restrict_vocab` words are skipped and counted as OOV, except with
+    vectors that give any word a vector (SubwordVectors, FastText's): those words get theirs
+    and every pair is scored.
 
     Returns {"pearson", "pearson_pvalue", "spearman", "spearman_pvalue", "pairs" (used),
     "oov" (skipped), "oov_ratio" (fraction of all pairs), "restrict_vocab",
@@ -327,7 +370,7 @@ def evaluate_word_pairs(
     any_word = getattr(vectors, "word_vector", None)
     gold, units1, units2 = [], [], []
     oov = 0
-    for _, w1, w2, score in _parse_pairs(path):
+    for _, w1, w2, score in (path.pairs if isinstance(path, PairSet) else _parse_pairs(path)):
         i, j = lookup.get(w1), lookup.get(w2)
         if any_word is None and (i is None or j is None):
             oov += 1

@@ -20,7 +20,7 @@ import os
 from . import _subwords, _word2vec, fasttext_bin
 from .errors import FormatError
 from .memory import check_fits, gib
-from .settings import check as _check
+from .settings import bounded
 from .subword_order import TrainingOrder
 from .subword_vectors import SubwordVectors
 from .vocab import Vocabulary
@@ -85,8 +85,7 @@ class FastText(Word2Vec):
                  shrink_windows: bool = True, max_sentence_length: int = 1024, hot_rows: int | None = None,
                  shared_negatives: bool | None = None, tmp_dir: str | None = None,
                  ids_on_disk: bool | None = None, init_range: float = 1.0, regions: int | None = None):
-        for name, v in (("minn", minn), ("maxn", maxn), ("bucket", bucket)):
-            _check(name, v, isinstance(v, (int, np.integer)) and 0 <= v < 2**31, "an integer in [0, 2**31)")
+        minn, maxn, bucket = bounded("minn", minn), bounded("maxn", maxn), bounded("bucket", bucket)
         if maxn > 0:
             if not 1 <= minn <= maxn:
                 raise ValueError(f"minn={minn} and maxn={maxn}: n-grams need 1 <= minn <= maxn "
@@ -97,8 +96,7 @@ class FastText(Word2Vec):
             if loss == "ns" and not 1 <= negative <= 63:
                 raise ValueError(f"negative={negative}: the subword model takes 1 to 63 negatives")
         self.minn, self.maxn, self.bucket = int(minn), int(maxn), int(bucket)
-        settings = {k: v for k, v in locals().items() if k not in ("self", "minn", "maxn", "bucket", "name", "v",
-                                                                    "__class__")}
+        settings = {k: v for k, v in locals().items() if k not in ("self", "minn", "maxn", "bucket", "__class__")}
         super().__init__(**settings)
         self._table: tuple[np.ndarray, np.ndarray] | None = None
         self._row_order: TrainingOrder | None = None  # made with the core that trains in it

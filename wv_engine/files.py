@@ -14,11 +14,12 @@ import os
 import stat
 import tempfile
 from collections.abc import Iterator
-from typing import IO, Any, BinaryIO
+from typing import IO, Any, BinaryIO, Callable, TypeVar
 
 from .direct_write import DirectWriter
-from .errors import CorpusError, InputFileError
+from .errors import CorpusError, FormatError, InputFileError
 
+T = TypeVar("T")
 CHUNK_BYTES = 1 << 23  # 8 MiB reads: big enough to amortise a C call per chunk, small in RAM
 _MAGIC = (("gz", b"\x1f\x8b"), ("bz2", b"BZh"), ("xz", b"\xfd7zXZ\x00"))
 _OPENERS = {"gz": gzip.open, "bz2": bz2.open, "xz": lzma.open}
@@ -53,6 +54,75 @@ def check_input(path: str | os.PathLike, what: str = "input file") -> str:
     if kind is not None:
         raise InputFileError(path, kind, f"cannot read the {what} {path}: it is {kind}, not a regular file "
                                          "(inputs are read more than once): write it to a regular file first")
+    return path
+
+
+TEXT_PROBE_BYTES = 1 << 16  # how much of a text input is looked at before it is read for real
+# Control bytes text does not hold (tab, newline, vertical tab, form feed,
+# carriage return and escape aside): in a binary file one byte in ten is one.
+_BINARY_BYTES = bytes(range(0x20)).translate(None, b"\t\n\v\f\r\x1b") + b"\x7f"
+
+
+def check_text(path: str | os.PathLike, what: str = "text file") -> str:
+    """check_input, and then the first 64 KiB of the text (decompressed)
+    look like text: no NUL byte, and control bytes under 1%. Binary files
+    (vectors, models, archives, random bytes) and UTF-16 text fail that,
+    and are refused before a long run reads them (FormatError)."""
+    path = check_input(path, what)
+    try:
+        with open_input(path, what) as f:
+            head = f.read(TEXT_PROBE_BYTES)
+    except DECOMPRESSION_ERRORS as exc:
+        raise FormatError(path, f"the {what} is damaged: {exc}") from None
+    control = len(head) - len(head.translate(None, _BINARY_BYTES))
+    if b"\0" in head or control * 100 > len(head):
+        at = min(i for i in (head.find(bytes([b])) for b in _BINARY_BYTES) if i >= 0)
+        raise FormatError(path, f"not a {what}: it holds control bytes text does not ({control:,} of its first "
+                                f"{len(head):,}, the first at byte {at:,}): a binary file, or text in UTF-16 "
+                                "(give UTF-8 text)")
+    return path
+
+
+def read_as(name: str, path: str | os.PathLike, read: Callable[..., T], *args: Any) -> T:
+    """read(path, *args), any failure to read the file raised again as one
+    line naming `name` (the flag or parameter that gave it) and the path:
+    "--eval-pairs FILE: line 3: expected 'word1 word2 score'". The type is
+    kept where it takes a message alone (FileNotFoundError), else OSError
+    or ValueError."""
+    try:
+        return read(path, *args)
+    except (OSError, ValueError, KeyError) as exc:
+        if isinstance(exc, OSError) and exc.strerror:
+            why = exc.strerror
+        else:
+            why = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
+        shown = os.fspath(path)
+        why = why.removeprefix(f"{shown}: ").removeprefix(f"{shown}, ").removesuffix(f": {shown}")
+        message = f"{name} {shown}: {why}"
+        try:
+            again = type(exc)(message)
+        except TypeError:
+            again = OSError(message) if isinstance(exc, OSError) else ValueError(message)
+        raise again from None
+
+
+def check_directory(path: str | os.PathLike | None, name: str = "tmp_dir") -> str | None:
+    """`path` as a str (None passes) once it names an existing directory
+    this process may write in, or an OSError naming `name` (the setting)
+    and the path: where temporary files go is checked before the work that
+    makes them starts."""
+    if path is None:
+        return None
+    return read_as(name, os.fspath(path), _writable_directory)
+
+
+def _writable_directory(path: str) -> str:
+    if not os.path.isdir(path):
+        if not os.path.lexists(path):
+            raise FileNotFoundError(errno.ENOENT, "no such directory", path)
+        raise NotADirectoryError(errno.ENOTDIR, "not a directory", path)
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise PermissionError(errno.EACCES, "a directory this process may not write in", path)
     return path
 
 
@@ -103,6 +173,15 @@ def open_binary(path: str | os.PathLike) -> IO[bytes]:
     """open_input for a corpus: a missing path or a directory is a CorpusError."""
     with _as_corpus_error(path):
         return open_input(path, "corpus")
+
+
+def check_corpus_text(path: str | os.PathLike) -> None:
+    """check_text for a corpus: what is not a readable text file is a CorpusError."""
+    with _as_corpus_error(path):
+        try:
+            check_text(path, "text corpus")
+        except FormatError as exc:
+            raise CorpusError(str(exc)) from None
 
 
 def is_compressed(path: str | os.PathLike) -> bool:

@@ -18,12 +18,13 @@ import scipy.sparse as sp
 from . import _glove, cooccur, formats, glove_state, pickling
 from .corpus import Corpus, CorpusSource, EncodedCorpus
 from .epochs import Checkpoints, run_epochs
+from .files import check_directory
 from .memory import available_memory, check_fits, gib
 from .progress import Progress
 from .vectors import Vectors
 from .vocab import Vocabulary
 from .settings import check as _check
-from .settings import resolve_threads, threads_for
+from .settings import RANGES, Range, bounded, resolve_threads, threads_for
 
 OUTPUTS = ("sum", "word", "concat")
 
@@ -134,18 +135,15 @@ class GloVe:
                  seed: int = 1, memory_limit: int | str | None = None, tmp_dir: str | None = None,
                  max_vocab_size: int | None = None, output: str = "sum", distance_weighting: bool = True,
                  exact_sqrt: bool = False, grid: int | None = None, grid_rounds: int | None = None):
-        for name, v in [("dim", dim), ("window", window), ("epochs", epochs), ("min_count", min_count)]:
-            _check(name, v, isinstance(v, (int, np.integer)) and v >= 1, "an integer >= 1")
-        _check("x_max", x_max, x_max > 0 and np.isfinite(x_max), "> 0")
-        _check("alpha", alpha, alpha > 0 and np.isfinite(alpha), "> 0")
-        _check("eta", eta, eta > 0 and np.isfinite(eta), "> 0")
+        dim, window, epochs, min_count = (bounded(name, v) for name, v in [
+            ("dim", dim), ("window", window), ("epochs", epochs), ("min_count", min_count)])
+        x_max, eta = bounded("x_max", x_max), bounded("eta", eta)
+        alpha, seed = bounded("alpha", alpha, RANGES["glove_alpha"]), bounded("seed", seed, RANGES["glove_seed"])
+        max_vocab_size = bounded("max_vocab_size", max_vocab_size, none=True)
         _check("output", output, output in OUTPUTS, f"one of {OUTPUTS}")
-        _check("grid", grid, grid is None or (isinstance(grid, (int, np.integer)) and 0 <= grid <= _glove.MAX_BANDS),
-               f"None (the rule) or an integer in [0, {_glove.MAX_BANDS}]")
-        _check("grid_rounds", grid_rounds, grid_rounds is None or (isinstance(grid_rounds, (int, np.integer))
-               and 1 <= grid_rounds <= _glove.MAX_ROUNDS), f"None or an integer in [1, {_glove.MAX_ROUNDS}]")
+        grid = bounded("grid", grid, Range(0, _glove.MAX_BANDS), none=True)
+        grid_rounds = bounded("grid_rounds", grid_rounds, Range(1, _glove.MAX_ROUNDS), none=True)
         threads = resolve_threads(threads)
-        _check("seed", seed, isinstance(seed, (int, np.integer)) and 0 <= seed < 2**63, "an integer >= 0")
         self.dim, self.window, self.x_max, self.alpha = int(dim), int(window), float(x_max), float(alpha)
         self.epochs, self.eta, self.min_count, self.threads = int(epochs), float(eta), int(min_count), int(threads)
         self.seed, self.tmp_dir, self.max_vocab_size = int(seed), tmp_dir, max_vocab_size
@@ -208,6 +206,7 @@ class GloVe:
         """Counts words (or takes a ready Vocabulary) and initialises the
         parameters as glove.c does: uniform in [-0.5/dim, 0.5/dim) for
         vectors and biases, AdaGrad accumulators at 1."""
+        check_directory(self.tmp_dir)  # where the counts spill: checked before they are made
         if vocab is None:
             if corpus is None:
                 raise ValueError("build_vocab needs a corpus or a vocabulary")
@@ -412,7 +411,7 @@ class GloVe:
         if self.vocab is None or self.params is None:
             raise RuntimeError("build the vocabulary first (fit, build_vocab or load_checkpoint)")
         epochs = self.epochs if epochs is None else epochs
-        _check("epochs", epochs, isinstance(epochs, (int, np.integer)) and epochs >= 1, "an integer >= 1")
+        epochs = bounded("epochs", epochs)
         if matrix is not None:
             self._drop_records()
             self._records, self._cells = self._make_records(matrix)

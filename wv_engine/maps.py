@@ -6,6 +6,7 @@ vectors with their words in TensorBoard's projector format."""
 
 from __future__ import annotations
 
+import errno
 import os
 from typing import Any, Sequence
 
@@ -53,7 +54,7 @@ def analogy_groups(vectors: Any, restrict_vocab: int = 30000, most: int = 15) ->
     from .datasets import path as dataset_path
     from .evaluate import _questions
 
-    parsed, _, _ = _questions(dataset_path("questions-words"))
+    parsed = _questions(dataset_path("questions-words")).sections
     known: dict[str, str] = {}  # as the analogy evaluation matches: case-folded, the most frequent spelling
     for w in vectors.words[:restrict_vocab]:
         known.setdefault(w.upper(), w)
@@ -205,6 +206,8 @@ class EpochMaps:
                  method: str = "pca", seed: int = 1):
         if method not in METHODS:
             raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+        if os.path.lexists(directory) and not os.path.isdir(directory):
+            raise NotADirectoryError(errno.ENOTDIR, "not a directory", os.fspath(directory))
         pyplot()  # without matplotlib, say so before training starts
         os.makedirs(directory, exist_ok=True)
         self.directory, self.words, self.method, self.seed = os.fspath(directory), words, method, seed

@@ -5,6 +5,7 @@ killed by the kernel halfway through."""
 from __future__ import annotations
 
 import math
+import numbers
 import os
 
 
@@ -114,24 +115,30 @@ def check_fits(what: str, needed: int, advice: str) -> None:
         raise MemoryError(f"{what} needs about {gib(needed)} but only {gib(available)} is available; {advice}")
 
 
+MAX_SIZE = 1 << 50  # sizes reach C as 64-bit byte counts; no machine has a petabyte of memory
+
+
 def parse_size(text: str | int | float) -> int:
     """Bytes from a size as users write it: 1500000, '512M', '2G', '2.5GB',
     '64k' (powers of 1024). The one parser of sizes (--memory-limit,
     memory_limit=)."""
-    if isinstance(text, (int, float)):
-        if not math.isfinite(text):
-            raise ValueError(f"a size must be a finite number, got {text!r}")
+    admitted = "a size in [1 byte, 1P] (examples: 512M, 2G, 1500000)"
+    if isinstance(text, numbers.Real) and not isinstance(text, bool):
+        if not isinstance(text, numbers.Integral) and not math.isfinite(text):
+            raise ValueError(f"memory_limit must be {admitted}, got {text!r}")
         value = int(text)
+    elif not isinstance(text, str):
+        raise ValueError(f"memory_limit must be {admitted}, got {text!r}")
     else:
         s = text.strip().upper().removesuffix("B").removesuffix("I")
-        scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}.get(s[-1:], 1)
-        number = s[:-1] if s[-1:] in "KMGT" and s[-1:] else s
+        scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40, "P": 1 << 50}.get(s[-1:], 1)
+        number = s[:-1] if s[-1:] in "KMGTP" and s[-1:] else s
         try:
             value = int(float(number) * scale)
         except (ValueError, OverflowError):  # OverflowError: inf
-            raise ValueError(f"not a size: {text!r} (examples: 512M, 2G, 1500000)") from None
-    if value <= 0:
-        raise ValueError(f"a size must be positive, got {text!r}")
+            raise ValueError(f"memory_limit must be {admitted}, got {text!r}") from None
+    if not 1 <= value <= MAX_SIZE:
+        raise ValueError(f"memory_limit must be {admitted}, got {text!r}")
     return value
 
 

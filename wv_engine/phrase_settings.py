@@ -4,12 +4,11 @@ model file, the command line)."""
 
 from __future__ import annotations
 
-import math
 from typing import Any, Iterable
 
-import numpy as np
 
 from . import _tokenize
+from .settings import bounded
 
 __all__ = ["DEFAULT_THRESHOLDS", "ENGLISH_CONNECTOR_WORDS", "SCORINGS", "check_settings", "connectors_bytes"]
 
@@ -30,12 +29,10 @@ def check_settings(min_count: Any, threshold: Any, scoring: str, delimiter: Any)
     """ValueError for settings no pass can use."""
     if scoring not in SCORINGS:
         raise ValueError(f"scoring must be one of {', '.join(SCORINGS)}, got {scoring!r}")
-    if isinstance(min_count, bool) or not isinstance(min_count, (int, np.integer)) or min_count < 1:
-        raise ValueError(f"min_count must be an integer >= 1, got {min_count!r}")
+    bounded("min_count", min_count)
     thresholds = threshold if isinstance(threshold, (list, tuple)) else [threshold]
     for t in thresholds:
-        if isinstance(t, bool) or not isinstance(t, (int, float, np.integer, np.floating)) or not math.isfinite(t):
-            raise ValueError(f"threshold must be a finite number, got {t!r}")
+        bounded("threshold", t)
         if scoring == "npmi" and not -1 <= t <= 1:
             raise ValueError(f"threshold must be in -1..1 for npmi scoring, got {t}")
         if scoring != "npmi" and t <= 0:

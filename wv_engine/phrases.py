@@ -30,7 +30,7 @@ from .corpus import Corpus, CorpusSource
 from .files import CHUNK_BYTES, atomic_output
 from .progress import reading
 from .phrase_settings import DEFAULT_THRESHOLDS, ENGLISH_CONNECTOR_WORDS, SCORINGS, check_settings, connectors_bytes
-from .settings import resolve_threads
+from .settings import RANGES, bounded, resolve_threads
 from .shards import Shard, iter_shard, map_in_threads
 from .wordcount import merge_counters, thread_vocab_size
 
@@ -114,8 +114,7 @@ class Phrases:
         self.min_count, self.threshold, self.scoring, self.delimiter = int(min_count), threshold, scoring, delimiter
         self.connector_words = frozenset(connector_words)
         connectors_bytes(self.connector_words)
-        if max_vocab_size is not None and (not isinstance(max_vocab_size, int) or max_vocab_size < 1):
-            raise ValueError(f"max_vocab_size must be an integer >= 1, got {max_vocab_size!r}")
+        max_vocab_size = bounded("max_vocab_size", max_vocab_size, RANGES["phrase_max_vocab_size"], none=True)
         if memory_limit is not None:
             from .memory import parse_size
 
@@ -132,8 +131,7 @@ class Phrases:
     def fit(self, corpus: CorpusSource | Corpus, passes: int = 1) -> "Phrases":
         """Learns `passes` more passes over the corpus (each over the text
         with the passes before joined); returns self."""
-        if isinstance(passes, bool) or not isinstance(passes, int) or passes < 1:
-            raise ValueError(f"passes must be an integer >= 1, got {passes!r}")
+        passes = bounded("passes", passes)
         corpus = Corpus.of(corpus)
         for _ in range(passes):
             self.layers.append(self._learn(corpus))

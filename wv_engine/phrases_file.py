@@ -29,7 +29,7 @@ from typing import Any, BinaryIO
 import numpy as np
 
 from .errors import FormatError
-from .files import atomic_write
+from .files import atomic_write, check_input
 from .formats import checked_fields, checked_number, checked_prefix, parse_json
 from .phrase_settings import SCORINGS, check_settings, connectors_bytes
 from . import _tokenize
@@ -128,7 +128,7 @@ def _table(path: str, f: BinaryIO, doc: Any, left: int) -> tuple[bytes, np.ndarr
 def read_phrase_file(path: str | os.PathLike) -> dict[str, Any]:
     """{"layers": load_phrases's, "extra": the JSON object or None,
     "table": (keys, values) or None}; FormatError names what is wrong."""
-    path = os.fspath(path)
+    path = check_input(path, "phrase model")
     size = os.path.getsize(path)
     with open(path, "rb") as f:
         head_len = checked_prefix(path, f, size, MAGIC, VERSION, "phrase model",

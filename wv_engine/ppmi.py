@@ -11,7 +11,8 @@ import scipy.sparse as sp
 
 from . import cooccur, scaleout
 from .corpus import Corpus, CorpusSource
-from .settings import resolve_threads
+from .files import check_directory
+from .settings import bounded, resolve_threads
 from .svd import svd_vectors
 from .vectors import Vectors
 from .vocab import Vocabulary
@@ -29,6 +30,10 @@ def ppmi_svd(corpus: CorpusSource | Corpus, *, dim: int = 100, window: int = 10,
     the matrix (e.g. to save it; with a client it is then gathered here);
     report(message) is told of each stage."""
     threads = resolve_threads(threads)
+    dim, window, min_count = bounded("dim", dim), bounded("window", window), bounded("min_count", min_count)
+    max_vocab_size = bounded("max_vocab_size", max_vocab_size, none=True)
+    cds, shift, eig = bounded("cds", cds), bounded("shift", shift), bounded("eig", eig)
+    memory_limit, tmp_dir = cooccur.memory_budget(memory_limit), check_directory(tmp_dir)
     say = report or (lambda message: None)
     if client is None:
         corpus = Corpus.of(corpus)  # resolved once for both passes

@@ -17,7 +17,7 @@ from typing import Sequence
 from .errors import FormatError
 from .files import check_input
 
-__all__ = ["Run", "read_run", "draw_report"]
+__all__ = ["Run", "read_run", "draw_report", "report_kind"]
 
 
 @dataclass
@@ -35,9 +35,9 @@ class Run:
 def read_run(path: str | os.PathLike, label: str | None = None) -> Run:
     """The per-epoch figures of a `wv-engine word2vec|glove --stats-json`
     file. FormatError when it is not one or holds no epoch."""
-    path = os.fspath(path)
+    path = check_input(path, "stats file")
     try:
-        with open(check_input(path, "stats file"), encoding="utf-8") as f:
+        with open(path, encoding="utf-8") as f:
             stats = json.load(f)
     except (ValueError, UnicodeDecodeError) as exc:
         raise FormatError(path, f"not a JSON stats file ({exc})") from None
@@ -104,6 +104,14 @@ def _figure(runs: Sequence[Run]):
     return plt, fig
 
 
+def report_kind(path: str | os.PathLike) -> str:
+    """".png", ".html" or ".htm", by the report's name; ValueError otherwise."""
+    kind = os.path.splitext(os.fspath(path))[1].lower()
+    if kind not in (".png", ".html", ".htm"):
+        raise ValueError(f"the report is written as .png or .html, not {kind or 'a file without extension'!r}")
+    return kind
+
+
 def draw_report(stats_files: Sequence[str | os.PathLike], path: str | os.PathLike,
                 labels: Sequence[str] | None = None) -> list[Run]:
     """Draws the runs of `stats_files` side by side to `path`: .png, or .html
@@ -114,9 +122,7 @@ def draw_report(stats_files: Sequence[str | os.PathLike], path: str | os.PathLik
     if not stats_files:
         raise ValueError("a report needs at least one stats file")
     path = os.fspath(path)
-    kind = os.path.splitext(path)[1].lower()
-    if kind not in (".png", ".html", ".htm"):
-        raise ValueError(f"the report is written as .png or .html, not {kind or 'a file without extension'!r}")
+    kind = report_kind(path)
     runs = [read_run(p, labels[i] if labels else None) for i, p in enumerate(stats_files)]
     plt, fig = _figure(runs)
     picture = io.BytesIO()

@@ -61,7 +61,8 @@ def svd_vectors(matrix: sp.spmatrix, dim: int = 100, cds: float = 0.75, shift: f
     if dim >= min(p.shape):
         raise ValueError(f"dim={dim} must be smaller than the vocabulary ({min(p.shape)} words)")
     if p.nnz == 0:
-        raise ValueError("the PPMI matrix is empty: the corpus is too small")
+        raise ValueError("the PPMI matrix is empty: no pair's PMI is above log(shift)"
+                         + (f" (shift={shift:g}): lower shift" if shift > 1 else ": the corpus is too small"))
     v0 = np.random.default_rng(seed).standard_normal(min(p.shape))
     u, s, _ = svds(p, k=dim, v0=v0)
     return weighted_vectors(u, s, dim, eig)

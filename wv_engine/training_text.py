@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .corpus import Corpus, CorpusSource, EncodedCorpus, encode, ids_belong_on_disk, ids_memory_room
+from .files import check_directory
 from .vocab import Vocabulary
 from .wordcount import CountedIds, count_with_ids
 
@@ -22,8 +23,9 @@ class TrainingText:
 
     def __init__(self, corpus: CorpusSource | Corpus, *, threads: int, ids_on_disk: bool | None = None,
                  tmp_dir: str | None = None) -> None:
+        self.tmp_dir = check_directory(tmp_dir)  # before the corpus is read, not when its ids are written
         self.corpus = Corpus.of(corpus)
-        self.threads, self.ids_on_disk, self.tmp_dir = threads, ids_on_disk, tmp_dir
+        self.threads, self.ids_on_disk = threads, ids_on_disk
         self._counted: tuple[CountedIds, dict | None] | None = None  # the count's ids and the file then
         self._encoded: EncodedCorpus | None = None
         self._vocab: Vocabulary | None = None  # what _encoded was encoded for

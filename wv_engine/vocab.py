@@ -12,6 +12,7 @@ import numpy as np
 from . import _word2vec, scaleout
 from .corpus import CorpusError, CorpusSource, describe
 from .files import atomic_write, check_input
+from .settings import bounded
 from .wordcount import count_chunks, count_corpus
 
 __all__ = ["Vocabulary", "count_chunks"]
@@ -28,12 +29,9 @@ def _to_str(word: bytes) -> str:
 
 
 def _check_limits(min_count, max_vocab_size, max_final_vocab) -> None:
-    if min_count < 1:
-        raise ValueError(f"min_count must be >= 1, got {min_count}")
-    if max_vocab_size is not None and max_vocab_size < 1:
-        raise ValueError(f"max_vocab_size must be >= 1, got {max_vocab_size}")
-    if max_final_vocab is not None and max_final_vocab < 1:
-        raise ValueError(f"max_final_vocab must be >= 1, got {max_final_vocab}")
+    bounded("min_count", min_count)
+    bounded("max_vocab_size", max_vocab_size, none=True)
+    bounded("max_final_vocab", max_final_vocab, none=True)
 
 
 class Vocabulary:

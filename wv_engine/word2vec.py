@@ -11,18 +11,15 @@ from typing import Any, Callable, Iterable
 
 import numpy as np
 
-from . import _word2vec, pickling, scaleout, word2vec_settings, word2vec_state
+from . import _word2vec, pickling, scaleout, word2vec_epochs, word2vec_settings, word2vec_state
 from .corpus import Corpus, CorpusSource, EncodedCorpus
-from .epochs import Checkpoints, EpochStats, TrainingStats, run_epochs
+from .epochs import EpochStats, TrainingStats
 from .memory import check_fits
-from .progress import Progress
-from .settings import check as _check
-from .settings import threads_for
+from .settings import bounded, threads_for
 from .training_text import TrainingText
 from .vectors import Vectors
 from .vocab import Vocabulary
 from .word2vec_settings import ARCHS, LOSSES
-from .word2vec_state import EPOCH_START
 
 __all__ = ["ARCHS", "LOSSES", "EpochStats", "TrainingStats", "Word2Vec"]
 
@@ -258,7 +255,7 @@ class Word2Vec:
                 raise ValueError("an encoded corpus needs a vocabulary: call build_vocab first")
             self.build_vocab(corpus)
         if epochs is not None:
-            _check("epochs", epochs, isinstance(epochs, (int, np.integer)) and epochs >= 1, "an integer >= 1")
+            epochs = bounded("epochs", epochs)
         encoded = self._resolve_corpus(corpus, progress)
         if encoded.words == 0:
             raise ValueError("the corpus has no words in the vocabulary")
@@ -275,56 +272,12 @@ class Word2Vec:
         else:
             core.set_corpus(encoded.ids, *schedule_args)
         self._schedule = schedule
-        todo = schedule["epochs"] - schedule["epochs_done"]
         threads = threads_for(self.threads, encoded.words)
         # checked again: threads may differ from build_vocab's (a loaded model's overrides)
         check_fits(f"the buffers of {threads} training thread(s) at dim {self.dim}",
                    word2vec_settings.thread_bytes(self, len(self.vocab), threads), "lower threads or dim")
-        stats = TrainingStats(corpus_words=encoded.words)
-        self.last_stats = stats
-        bar = Progress(todo * encoded.words, f"{self.arch}-{self.loss}", progress)
-        base = schedule["epochs_done"] * encoded.words
-
-        def start(e: int) -> None:
-            self._layout_for_training(True)
-            # a paused epoch keeps the regions it was taken from
-            core.start_epoch(self.epochs_trained, threads, schedule["claim"], schedule["regions"] or self.regions or 0)
-
-        shown = {}
-
-        def on_progress(e: int, done: int) -> None:
-            loss = core.running_loss  # the epoch's mean so far: a long epoch shows its trend
-            if loss is not None:
-                shown["loss"] = f"{loss:.4f}"
-            bar.update(done - base, epoch=f"{schedule['epochs_done'] + 1}/{schedule['epochs']}",
-                       alpha=f"{core.alpha:.5f}", **shown)
-
-        def unfinished(result) -> bool:
-            """Books what the threads did; records where a paused epoch stands."""
-            schedule["loss_sum"] += result[0]
-            schedule["examples"] += result[1]
-            if core.claims_done >= core.claims:
-                return False
-            schedule.update(claim=core.claims_done, regions=core.regions, words_done=core.words_done)
-            return True
-
-        def finish(e: int, result, seconds: float) -> None:
-            examples = schedule["examples"]
-            es = EpochStats(epoch=self.epochs_trained, loss=schedule["loss_sum"] / max(examples, 1),
-                            examples=examples, words=core.words_done - schedule["epochs_done"] * encoded.words,
-                            seconds=seconds, alpha=core.alpha)
-            schedule.update(epochs_done=schedule["epochs_done"] + 1, **EPOCH_START)
-            self.record_epoch(stats, es, callbacks, bar.write)
-
-        checkpoints = Checkpoints(None if checkpoint is None else os.fspath(checkpoint), checkpoint_every,
-                                  self.save)
-        try:
-            run_epochs(core, todo, bar, stats, start=start, on_progress=on_progress, finish=finish,
-                       checkpoints=checkpoints, halt=core.request_pause, unfinished=unfinished)
-        finally:
-            self._layout_for_training(False)
-            self._vectors_changed()
-        return stats
+        return word2vec_epochs.train_epochs(self, core, encoded, schedule, threads, callbacks, progress,
+                                            checkpoint, checkpoint_every)
 
     def _layout_for_training(self, training: bool) -> None:
         """Puts the input rows in the order the core trains them (True: the
@@ -370,7 +323,7 @@ class Word2Vec:
         if self.vocab is None:
             self.build_vocab(corpus, client=client)
         epochs = self.epochs if epochs is None else epochs
-        _check("epochs", epochs, isinstance(epochs, (int, np.integer)) and epochs >= 1, "an integer >= 1")
+        epochs = bounded("epochs", epochs)
         return scaleout.train_word2vec(self, client, corpus, epochs, sync_words, progress, callbacks, lr_scale)
 
     def fit(self, corpus: CorpusSource, *, client=None, **train_kwargs) -> "Word2Vec":

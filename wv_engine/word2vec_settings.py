@@ -10,8 +10,8 @@ import numpy as np
 
 from . import _word2vec, formats
 from .memory import check_fits, gib
+from .settings import Range, bounded, resolve_threads
 from .settings import check as _check
-from .settings import resolve_threads
 
 ARCHS = ("skipgram", "cbow")
 LOSSES = ("ns", "hs", "softmax")
@@ -126,45 +126,38 @@ def resolve(*, arch, loss, dim, window, negative, min_count, sample, epochs, alp
     and completed with their defaults, as Word2Vec keeps them."""
     _check("arch", arch, arch in ARCHS, f"one of {ARCHS}")
     _check("loss", loss, loss in LOSSES, f"one of {LOSSES}")
-    for name, v in [("dim", dim), ("window", window), ("epochs", epochs), ("min_count", min_count),
-                    ("max_sentence_length", max_sentence_length)]:
-        _check(name, v, isinstance(v, (int, np.integer)) and v >= 1, "an integer >= 1")
-    _check("negative", negative, isinstance(negative, (int, np.integer)) and
-           (negative >= 1 if loss == "ns" else negative >= 0),
-           "an integer >= 1 with loss='ns'" if loss == "ns" else "an integer >= 0")
-    _check("sample", sample, 0 <= sample < 1, "in [0, 1)")
-    if alpha is None:
-        alpha = 0.05 if arch == "cbow" else 0.025
-    _check("alpha", alpha, 0 < alpha < 10, "in (0, 10)")
+    dim, window, epochs, min_count, max_sentence_length, sample, negative, seed, ns_exponent, init_range = (
+        bounded(name, value) for name, value in (
+            ("dim", dim), ("window", window), ("epochs", epochs), ("min_count", min_count),
+            ("max_sentence_length", max_sentence_length), ("sample", sample), ("negative", negative),
+            ("seed", seed), ("ns_exponent", ns_exponent), ("init_range", init_range)))
+    _check("negative", negative, negative >= 1 or loss != "ns", "an integer >= 1 with loss='ns'")
+    max_vocab_size = bounded("max_vocab_size", max_vocab_size, none=True)
+    max_final_vocab = bounded("max_final_vocab", max_final_vocab, none=True)
+    regions = bounded("regions", regions, none=True)
+    alpha = bounded("alpha", alpha if alpha is not None else 0.05 if arch == "cbow" else 0.025)
     asked = schedule is not None
     if schedule is None:
         schedule = "epochs" if loss == "ns" else "word2vec"
     _check("schedule", schedule, schedule in SCHEDULES, f"one of {SCHEDULES} or None")
     if min_alpha is None:
         min_alpha = default_min_alpha(arch, loss, schedule, asked, alpha, epochs)
-    _check("min_alpha", min_alpha, 0 <= min_alpha <= alpha, f"in [0, alpha={alpha}]")
+    _check("min_alpha", min_alpha, Range(0, alpha, integer=False).admits(min_alpha), f"in [0, alpha={alpha}]")
     threads = resolve_threads(threads)
-    _check("seed", seed, isinstance(seed, (int, np.integer)) and 0 <= seed < 2**64,
-           "an integer in [0, 2**64)")
-    _check("ns_exponent", ns_exponent, np.isfinite(ns_exponent), "finite")
-    _check("init_range", init_range, np.isfinite(init_range) and init_range > 0, "finite and > 0")
-    _check("regions", regions, regions is None or (isinstance(regions, (int, np.integer)) and regions >= 1),
-           "None or an integer >= 1")
     if hot_rows is None:  # the default: fewer for HS, whose hot rows take many more updates each
         hot_rows = 256 if loss == "hs" else 1024
-    _check("hot_rows", hot_rows, isinstance(hot_rows, (int, np.integer)) and hot_rows >= 0, "an integer >= 0")
+    hot_rows = bounded("hot_rows", hot_rows)
     fits = window <= 64 and negative <= 63
     if shared_negatives is None:  # the default: on where it applies
         shared_negatives = arch == "skipgram" and loss == "ns" and fits
     elif shared_negatives and not fits:
         raise ValueError("shared_negatives supports window <= 64 and negative <= 63")
     _check("ids_on_disk", ids_on_disk, ids_on_disk in (None, True, False), "None, True or False")
-    return {"arch": arch, "loss": loss, "dim": int(dim), "window": int(window), "negative": int(negative),
-            "min_count": int(min_count), "sample": float(sample), "epochs": int(epochs), "alpha": float(alpha),
-            "min_alpha": float(min_alpha), "schedule": schedule, "threads": int(threads), "seed": int(seed),
+    return {"arch": arch, "loss": loss, "dim": dim, "window": window, "negative": negative,
+            "min_count": min_count, "sample": sample, "epochs": epochs, "alpha": alpha,
+            "min_alpha": float(min_alpha), "schedule": schedule, "threads": threads, "seed": seed,
             "max_vocab_size": max_vocab_size, "max_final_vocab": max_final_vocab,
-            "ns_exponent": float(ns_exponent), "cbow_mean": bool(cbow_mean), "shrink_windows": bool(shrink_windows),
-            "max_sentence_length": int(max_sentence_length), "hot_rows": int(hot_rows),
+            "ns_exponent": ns_exponent, "cbow_mean": bool(cbow_mean), "shrink_windows": bool(shrink_windows),
+            "max_sentence_length": max_sentence_length, "hot_rows": hot_rows,
             "shared_negatives": bool(shared_negatives) and arch == "skipgram" and loss == "ns",
-            "tmp_dir": tmp_dir, "ids_on_disk": ids_on_disk, "init_range": float(init_range),
-            "regions": None if regions is None else int(regions)}
+            "tmp_dir": tmp_dir, "ids_on_disk": ids_on_disk, "init_range": init_range, "regions": regions}

@@ -9,13 +9,15 @@ from . import pickled
 from .word2vec import Word2Vec
 
 
-def convert(path: str | os.PathLike, output: str | os.PathLike, format: str | None = None) -> str:
+def convert(path: str | os.PathLike, output: str | os.PathLike, format: str | None = None,
+            record: pickled.Record | None = None) -> str:
     """Writes what gensim saved at `path` as ours: a Word2Vec as our whole
     training state (Word2Vec.save: wv_engine.Word2Vec.load reads it), or with a
     vectors `format` ("native", "word2vec-bin", ...) only its vectors, as a
-    KeyedVectors always is. Returns what it wrote, in words."""
+    KeyedVectors always is. Returns what it wrote, in words. `record`: the
+    file read already (pickled.read)."""
     path = os.fspath(path)
-    record = pickled.read(path)
+    record = record or pickled.read(path)
     is_model = record.gensim_class.endswith(".Word2Vec")
     if is_model and format is None:
         model = pickled.gensim_word2vec(Word2Vec, path, record).engine  # the file is read once

@@ -17,7 +17,7 @@ import numpy as np
 from .. import _subwords
 from .. import fasttext as _core
 from .keyedvectors import KeyedVectors
-from .word2vec import MAX_WORDS_IN_BATCH, Word2Vec
+from .word2vec import MAX_WORDS_IN_BATCH, Word2Vec, gensim_names
 
 __all__ = ["FastText", "FastTextKeyedVectors", "load_facebook_model", "load_facebook_vectors",
            "save_facebook_model", "compute_ngrams", "compute_ngrams_bytes", "ft_hash_bytes", "ft_ngram_hashes"]
@@ -99,12 +99,14 @@ class FastText(Word2Vec):
                          callbacks=callbacks, max_final_vocab=max_final_vocab, shrink_windows=shrink_windows)
         self.word_ngrams = 1
         old = self._model
-        self._model = _core.FastText(
-            arch=old.arch, loss=old.loss, dim=vector_size, window=window, negative=self.negative,
-            min_count=old.min_count, sample=sample, epochs=epochs, alpha=alpha, min_alpha=min_alpha, schedule="word2vec", threads=workers,
-            seed=seed, minn=min_n, maxn=max_n if bucket else 0, bucket=bucket if max_n else 0, max_vocab_size=max_vocab_size,
-            max_final_vocab=max_final_vocab, ns_exponent=ns_exponent, cbow_mean=bool(cbow_mean),
-            shrink_windows=shrink_windows, max_sentence_length=MAX_WORDS_IN_BATCH)
+        with gensim_names():
+            self._model = _core.FastText(
+                arch=old.arch, loss=old.loss, dim=vector_size, window=window, negative=self.negative,
+                min_count=old.min_count, sample=sample, epochs=epochs, alpha=alpha, min_alpha=min_alpha,
+                schedule="word2vec", threads=workers, seed=seed, minn=min_n, maxn=max_n if bucket else 0,
+                bucket=bucket if max_n else 0, max_vocab_size=max_vocab_size, max_final_vocab=max_final_vocab,
+                ns_exponent=ns_exponent, cbow_mean=bool(cbow_mean), shrink_windows=shrink_windows,
+                max_sentence_length=MAX_WORDS_IN_BATCH)
         self.wv = FastTextKeyedVectors(vector_size, min_n, max_n, bucket if max_n else 0)
         if sentences is not None or corpus_file is not None:
             self.build_vocab(sentences, corpus_file=corpus_file, trim_rule=trim_rule)

@@ -8,13 +8,15 @@ What differs from gensim is listed in docs/GENSIM.md."""
 from __future__ import annotations
 
 import bz2
+import contextlib
 import gzip
 import itertools
 import logging
 import math
 import os
+import re
 from types import GeneratorType
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 
@@ -22,7 +24,7 @@ from .. import formats, pickling
 from .. import word2vec as _core
 from ..corpus import check_corpus, is_path
 from ..errors import CorpusError, FormatError, NotAModelError
-from ..settings import INT64_MAX
+from ..settings import C_INT_MAX, INT64_MAX, Range, bounded
 from ..vocab import Vocabulary
 from . import pickled, scoring, vocab_steps
 from .keyedvectors import KeyedVectors, _check_unsupported, gensim3_hint
@@ -169,6 +171,24 @@ _FORWARDED = ("window", "sample", "epochs", "alpha", "min_alpha", "seed", "max_v
               "ns_exponent", "shrink_windows", "max_sentence_length")
 
 
+# gensim's names of the settings the engine names otherwise
+GENSIM_NAMES = {"dim": "vector_size", "threads": "workers", "minn": "min_n", "maxn": "max_n"}
+_ENGINE_NAME = re.compile(r"\b(dim|threads|minn|maxn)(?==| must be )")
+
+
+@contextlib.contextmanager
+def gensim_names() -> Iterator[None]:
+    """A ValueError the engine raises about a setting ("dim must be ...",
+    "minn=0 and maxn=6: ...") told with gensim's names for them."""
+    try:
+        yield
+    except ValueError as exc:
+        told = _ENGINE_NAME.sub(lambda m: GENSIM_NAMES[m.group(1)], str(exc))
+        if told != str(exc):
+            raise ValueError(told) from None
+        raise
+
+
 def _forward(name: str) -> property:
     return property(lambda self: getattr(self._model, name),
                     lambda self, value: setattr(self._model, name, value),
@@ -219,9 +239,17 @@ class Word2Vec:
         if hs and negative:
             logger.warning("Both hierarchical softmax and negative sampling are activated. wv_engine.gensim "
                            "trains hierarchical softmax only (gensim trains both output layers)")
+        with gensim_names():  # every number checked by the engine, named as gensim names it
+            min_count = bounded("min_count", min_count, Range(0, C_INT_MAX))  # gensim takes 0: keep all
+            self._model = _core.Word2Vec(
+                arch="skipgram" if sg else "cbow", loss="hs" if hs else "ns", dim=vector_size, window=window,
+                negative=negative if not hs else 0, min_count=max(1, min_count), sample=sample,
+                epochs=epochs, alpha=alpha, min_alpha=min_alpha, threads=workers, seed=seed,
+                max_vocab_size=max_vocab_size, max_final_vocab=max_final_vocab, ns_exponent=ns_exponent,
+                cbow_mean=bool(cbow_mean), shrink_windows=shrink_windows, max_sentence_length=MAX_WORDS_IN_BATCH)
         self.hs, self.negative = int(bool(hs)), 0 if hs else int(negative)
         self.sg, self.cbow_mean = int(bool(sg)), int(bool(cbow_mean))
-        self.min_count = int(min_count)
+        self.min_count = min_count
         self.trim_rule = trim_rule
         self.compute_loss = bool(compute_loss)
         self.callbacks = tuple(callbacks)
@@ -237,12 +265,6 @@ class Word2Vec:
         self._lowest_alpha: float | None = None  # the lowest learning rate reached so far
         self._scanned: tuple[Vocabulary, Any] | None = None  # scan_vocab's counts and corpus
         self._raw_vocab: dict | None = None  # raw_vocab, once asked for
-        self._model = _core.Word2Vec(
-            arch="skipgram" if sg else "cbow", loss="hs" if hs else "ns", dim=vector_size, window=window,
-            negative=negative if not hs else 0, min_count=self.effective_min_count, sample=sample,
-            epochs=epochs, alpha=alpha, min_alpha=min_alpha, threads=workers, seed=seed,
-            max_vocab_size=max_vocab_size, max_final_vocab=max_final_vocab, ns_exponent=ns_exponent,
-            cbow_mean=bool(cbow_mean), shrink_windows=shrink_windows, max_sentence_length=MAX_WORDS_IN_BATCH)
         self.wv = KeyedVectors(vector_size)
         if sentences is not None or corpus_file is not None:
             self.build_vocab(sentences, corpus_file=corpus_file, trim_rule=trim_rule)
