@@ -87,10 +87,10 @@ def analogy_words() -> set[str]:
 
 def count_tokens(path: str) -> Counter:
     """Every whitespace token of the file (plain or compressed) and its count."""
-    from .corpus import _chunks_at_whitespace
+    from .text_files import chunks_at_whitespace
 
     counts: Counter = Counter()
-    for chunk in _chunks_at_whitespace(path):
+    for chunk in chunks_at_whitespace(path):
         counts.update(chunk.split())
     return counts
 
@@ -146,14 +146,14 @@ def write_without(source: str, dest: str, words: list[str]) -> int:
     """Copies source (plain or compressed) to dest without the tokens that
     lowercase to one of `words`; returns the tokens removed. The spaces a
     deletion leaves become one; line breaks are kept."""
-    from .corpus import _chunks_at_whitespace
+    from .text_files import chunks_at_whitespace
 
     removed = 0
     pattern = held_out_pattern(words) if words else None
     spaces = re.compile(rb"[ \t]{2,}")
     tmp = dest + ".tmp"
     with open(tmp, "wb") as out:
-        for chunk in _chunks_at_whitespace(source):
+        for chunk in chunks_at_whitespace(source):
             if pattern is not None:
                 chunk, n = pattern.subn(b"", chunk)
                 removed += n
@@ -186,7 +186,7 @@ def make(corpus: str, out_dir: str, target: int = DEFAULT_PAIRS, min_count: int 
     the pair files (pairs_paths) and absent.json; returns absent.json's
     content. A call with the same arguments on an unchanged corpus reuses
     what it wrote."""
-    from .corpus import _stem
+    from .text_files import stem
 
     os.makedirs(out_dir, exist_ok=True)
     info_path = os.path.join(out_dir, INFO_FILE)
@@ -210,7 +210,7 @@ def make(corpus: str, out_dir: str, target: int = DEFAULT_PAIRS, min_count: int 
     natural = absent_pairs(pairs, kept)
     held = choose_held_out(pairs, kept, tokens, target, protected)
     if held:
-        dest = os.path.join(out_dir, _stem(corpus) + ".absent.txt")
+        dest = os.path.join(out_dir, stem(corpus) + ".absent.txt")
         log(f"absent words: holding out {len(held)} words ({sum(tokens[w] for w in held):,} tokens) "
             f"-> {dest}")
         removed = write_without(corpus, dest, held)

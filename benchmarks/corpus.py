@@ -20,38 +20,9 @@ import time
 from wv_engine.corpus import open_binary
 
 from .runners import Corpus
-
-CHUNK = 1 << 23
+from .text_files import CHUNK, chunks_at_whitespace, stem
 SPLIT_WORDS = 1000
 _WS = b" \t\n\r\f\v"
-
-
-def _stem(path: str) -> str:
-    name = os.path.basename(path)
-    for ext in (".gz", ".bz2", ".xz"):
-        if name.endswith(ext):
-            name = name[: -len(ext)]
-    return name[:-4] if name.endswith(".txt") else name
-
-
-def _chunks_at_whitespace(path: str):
-    """Chunks of the file (plain or compressed) that each end at whitespace
-    (no token split)."""
-    rest = b""
-    with open_binary(path) as f:
-        while True:
-            data = f.read(CHUNK)
-            if not data:
-                if rest:
-                    yield rest
-                return
-            data = rest + data
-            cut = max(data.rfind(c) for c in (b" ", b"\n", b"\t", b"\r"))
-            if cut < 0:
-                rest = data
-                continue
-            yield data[: cut + 1]
-            rest = data[cut + 1:]
 
 
 def relined(path: str, words_per_line: int = SPLIT_WORDS, counts: dict | None = None):
@@ -61,7 +32,7 @@ def relined(path: str, words_per_line: int = SPLIT_WORDS, counts: dict | None = 
     its end, counts (if given) gets "words" and "newlines" (of the file)."""
     words = newlines = 0
     line: list[bytes] = []      # words already on the current output line
-    for chunk in _chunks_at_whitespace(path):
+    for chunk in chunks_at_whitespace(path):
         segments = chunk.split(b"\n")
         newlines += len(segments) - 1
         for k, seg in enumerate(segments):
@@ -149,12 +120,12 @@ def prepare(source: str, out_dir: str, log=print) -> Corpus:
     st = os.stat(source)
     cdir = os.path.join(out_dir, "corpus")
     os.makedirs(cdir, exist_ok=True)
-    stem = _stem(source)
+    name = stem(source)
     with open(source, "rb") as f:
         head = f.read(6)
     compressed = head.startswith((b"\x1f\x8b", b"BZh", b"\xfd7zXZ\x00"))
-    plain = os.path.join(cdir, stem + ".txt") if compressed else source
-    split = os.path.join(cdir, stem + f".lines{SPLIT_WORDS}.txt")
+    plain = os.path.join(cdir, name + ".txt") if compressed else source
+    split = os.path.join(cdir, name + f".lines{SPLIT_WORDS}.txt")
     marker = os.path.join(cdir, "prepared.json")
     key = {"source": source, "size": st.st_size, "mtime": st.st_mtime, "split_words": SPLIT_WORDS}
     if os.path.exists(marker):

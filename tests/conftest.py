@@ -1,5 +1,6 @@
 """Shared fixtures: small generated corpora (the suite needs no outside data)."""
 
+import importlib
 import os
 import signal
 import threading
@@ -84,6 +85,26 @@ def call_unblocked(call, fifo: str, seconds: float = 60):
 def unblocked():
     """call_unblocked: a call that must not block on a FIFO."""
     return call_unblocked
+
+
+def resolve_name(name: str):
+    """The object a dotted name (module path, then attributes) stands for."""
+    parts = name.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for attr in parts[cut:]:
+            obj = getattr(obj, attr)
+        return obj
+    raise ImportError(name)
+
+
+@pytest.fixture(scope="session")
+def resolve():
+    """resolve_name: the object a documented dotted name stands for."""
+    return resolve_name
 
 
 @pytest.fixture

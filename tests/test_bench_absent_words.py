@@ -15,7 +15,7 @@ import pytest
 
 # the installed package, imported before the root goes on sys.path
 from wv_engine import Vectors
-from wv_engine.subword_vectors import SubwordVectors, ngram_rows
+from wv_engine.fasttext import SubwordVectors, ngram_rows
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _added = ROOT not in sys.path   # as in test_bench_report.py: the root only for this import

@@ -14,7 +14,7 @@ import pytest
 
 from wv_engine import FastText, GloVe, Phrases, Word2Vec
 from wv_engine.cli import main
-from wv_engine.cli_args import build_parser, memory_size
+from wv_engine.cli.args import build_parser, memory_size
 from wv_engine.epoch_scores import EpochScores
 from wv_engine.gensim import FastText as GensimFastText
 from wv_engine.gensim import Word2Vec as GensimWord2Vec

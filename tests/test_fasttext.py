@@ -8,7 +8,7 @@ import pytest
 from wv_engine import FastText, FormatError, Word2Vec
 from wv_engine import _subwords
 from wv_engine.evaluate import evaluate_word_pairs
-from wv_engine.subword_vectors import SubwordVectors, ngram_rows
+from wv_engine.fasttext import SubwordVectors, ngram_rows
 
 
 def test_the_hash_is_fnv1a_with_fastTexts_signed_bytes(truth):

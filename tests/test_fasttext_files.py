@@ -9,7 +9,7 @@ import pytest
 
 from wv_engine import FastText, FormatError, load_vectors
 from wv_engine.cli import main
-from wv_engine.fasttext_bin import read_fasttext_bin
+from wv_engine.fasttext import read_fasttext_bin
 from wv_engine.gensim.fasttext import load_facebook_model
 
 

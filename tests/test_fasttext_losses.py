@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from wv_engine import FastText
-from wv_engine.fasttext_bin import read_fasttext_bin
+from wv_engine.fasttext import read_fasttext_bin
 from wv_engine.gensim.fasttext import load_facebook_model
 from wv_engine.settings import threads_for
 

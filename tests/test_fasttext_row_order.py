@@ -1,4 +1,4 @@
-"""The n-gram rows' training order (wv_engine/subword_order.py,
+"""The n-gram rows' training order (wv_engine/fasttext/row_order.py,
 csrc/row_order.c): the in-place moves against numpy's gather, the order's
 renumbering against the table it came from, and training in that order
 against training in fastText's layout (one thread and a seed: the same
@@ -10,7 +10,7 @@ import pytest
 
 from wv_engine import FastText
 from wv_engine import _subwords
-from wv_engine.subword_order import TrainingOrder
+from wv_engine.fasttext import TrainingOrder
 
 
 @pytest.mark.parametrize("n", [1, 2, 7, 1000])

@@ -182,7 +182,7 @@ def test_without_a_memory_limit_the_records_stay_in_memory_while_they_fit(senten
     # The default memory_limit caps the counting buffers; the choice of blocks
     # is made against half the memory available unless a limit is given.
     import wv_engine.cooccur as cooccur_module
-    import wv_engine.glove as glove_module
+    import wv_engine.glove.model as glove_module
 
     monkeypatch.setattr(cooccur_module, "default_memory_limit", lambda: 1 << 20)  # 1M: blocks if it counted
     unset = GloVe(dim=10, window=5, epochs=1, threads=1, min_count=1, tmp_dir=str(tmp_path))

@@ -89,6 +89,9 @@ def test_the_cluster_layer_imports_no_private_module():
 
 def test_word2vec_takes_the_corpus_resolved_and_asks_it_nothing():
     asked = {"wv_engine.corpus", "wv_engine.files", "wv_engine.wordcount", "wv_engine.shards"}
-    for module, names in _imports(os.path.join(PACKAGE, "word2vec.py")):
-        if module in asked:
-            assert set(names) <= {"Corpus", "CorpusSource", "EncodedCorpus"}, (module, names)
+    family = os.path.join(PACKAGE, "word2vec")
+    for name in os.listdir(family):
+        if name.endswith(".py"):
+            for module, names in _imports(os.path.join(family, name)):
+                if module in asked:
+                    assert set(names) <= {"Corpus", "CorpusSource", "EncodedCorpus"}, (name, module, names)

@@ -14,8 +14,10 @@ import pytest
 
 import wv_engine
 from wv_engine import FormatError, GloVe, InputFileError, Vectors, Vocabulary, Word2Vec, load_vectors
-from wv_engine.cli import GLOVE_FIXED, WORD2VEC_FIXED, main
-from wv_engine import word2vec_settings
+from wv_engine.cli import main
+from wv_engine.cli.glove import GLOVE_FIXED
+from wv_engine.cli.word2vec import WORD2VEC_FIXED
+from wv_engine.word2vec import settings as word2vec_settings
 from wv_engine.errors import CorpusError
 
 ENV = {**os.environ, "PYTHONPATH": os.path.dirname(os.path.dirname(wv_engine.__file__))}

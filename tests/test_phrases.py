@@ -71,10 +71,10 @@ def test_two_passes_form_longer_phrases(refs, tmp_path):
 @pytest.mark.parametrize("scoring", ["word2phrase", "default"])
 def test_threads_and_byte_ranges_give_exactly_one_pass(refs, tmp_path, monkeypatch, scoring):
     import wv_engine.corpus
-    import wv_engine.phrases
+    import wv_engine.phrases.model
 
     monkeypatch.setattr(wv_engine.corpus, "PARALLEL_MIN_BYTES", 1)
-    monkeypatch.setattr(wv_engine.phrases, "LEAD_BYTES", 64)  # lead-ins and lead-outs much shorter than the text
+    monkeypatch.setattr(wv_engine.phrases.model, "LEAD_BYTES", 64)  # lead-ins and lead-outs much shorter than the text
     lines = refs.planted_corpus(n_lines=1500, seed=7, connectors=True)
     # long lines too, so ranges cut inside lines
     lines = [sum(lines[i:i + 20], []) for i in range(0, len(lines), 20)]
@@ -259,13 +259,13 @@ def test_training_through_phrases_equals_training_on_the_phrased_file(refs, tmp_
 
 def test_a_phrased_text_is_counted_and_encoded_in_byte_ranges_exactly_as_one_pass(refs, tmp_path, monkeypatch):
     import wv_engine.corpus
-    import wv_engine.phrases
+    import wv_engine.phrases.model
     from wv_engine import Corpus, Vocabulary
     from wv_engine.corpus import encode
     from wv_engine.wordcount import count_with_ids
 
     monkeypatch.setattr(wv_engine.corpus, "PARALLEL_MIN_BYTES", 1)
-    monkeypatch.setattr(wv_engine.phrases, "LEAD_BYTES", 64)  # lead-ins and lead-outs much shorter than the text
+    monkeypatch.setattr(wv_engine.phrases.model, "LEAD_BYTES", 64)  # lead-ins and lead-outs much shorter than the text
     lines = refs.planted_corpus(n_lines=1500, seed=8)
     lines = [sum(lines[i:i + 20], []) for i in range(0, len(lines), 20)]  # ranges cut inside lines too
     path = refs.write(tmp_path, lines)

@@ -29,6 +29,10 @@ def _require_compiled_modules():
 
 _require_compiled_modules()
 
+from . import _old_paths  # noqa: E402 - the module paths before the family folders, for one release
+
+_old_paths.install()
+
 # A library says what it has to say through logging and prints nothing unless the application
 # configures logging (Python's last-resort handler would otherwise print warnings to stderr).
 logging.getLogger(__name__).addHandler(logging.NullHandler())

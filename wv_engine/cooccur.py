@@ -16,7 +16,7 @@ from . import _glove, scaleout
 from .corpus import CorpusSource, EncodedCorpus, encode, ids_belong_on_disk
 from .errors import FormatError
 from .files import atomic_write, check_input
-from .formats import checked_number
+from .file_checks import checked_number
 from .memory import check_fits, parse_size, total_memory
 from .progress import Progress
 from .settings import C_INT_MAX, threads_for

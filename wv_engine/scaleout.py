@@ -11,6 +11,21 @@ from __future__ import annotations
 from typing import Any
 
 
+def connect(address: str, threads: int):
+    """A Client of the scheduler at `address` (or local:N):
+    wv_engine.cluster.connect (the command line's --scheduler)."""
+    from .cluster import connect as connect_to
+
+    return connect_to(address, threads)
+
+
+def close(client) -> None:
+    """Closes a client connect() made: wv_engine.cluster.close."""
+    from .cluster import close as close_client
+
+    close_client(client)
+
+
 def count_words(client, corpus, max_vocab_size: int | None):
     """(raw words, counts, total tokens, distinct words or None) of the file(s),
     counted by the workers: wv_engine.cluster.vocab.count_words."""

@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import formats
+from .. import file_checks, formats
 from . import pickled
 from ..errors import FormatError
 from ..evaluate import evaluate_analogies, evaluate_word_pairs
@@ -589,7 +589,7 @@ class KeyedVectors:
                     if len(parts) == 2:
                         raw = parts[1].strip()  # a count as text unless plain digits: checked_number names it
                         count = int(raw) if raw.isdigit() and len(raw) <= 40 else raw[:40].decode("latin-1")
-                        counts[parts[0].decode(encoding, unicode_errors)] = formats.checked_number(
+                        counts[parts[0].decode(encoding, unicode_errors)] = file_checks.checked_number(
                             fvocab, f"line {n}: the count", count, 0, INT64_MAX)
             for key in kv.index_to_key:
                 if key in counts:

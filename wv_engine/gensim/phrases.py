@@ -26,7 +26,7 @@ import numpy as np
 from .. import _tokenize
 from ..corpus import sentence_chunks
 from ..errors import FormatError
-from ..phrase_settings import ENGLISH_CONNECTOR_WORDS
+from ..phrases.settings import ENGLISH_CONNECTOR_WORDS
 
 __all__ = ["ENGLISH_CONNECTOR_WORDS", "FrozenPhrases", "NEGATIVE_INFINITY", "Phraser", "Phrases",
            "npmi_scorer", "original_scorer"]
@@ -211,7 +211,7 @@ class _PhrasesTransformation:
 
     def save(self, fname_or_handle: Any, *args: Any, **kwargs: Any) -> None:
         """Saves the model in wv_engine's phrase model format (atomically)."""
-        from ..phrases_file import save_phrases
+        from ..phrases.file import save_phrases
 
         if not isinstance(fname_or_handle, (str, os.PathLike)):
             raise TypeError("save() takes a file name")
@@ -228,7 +228,7 @@ class _PhrasesTransformation:
     def load(cls, fname: Any, *args: Any, **kwargs: Any) -> Any:
         """A Phrases or FrozenPhrases that save() wrote (FormatError for
         anything else, gensim's pickles included)."""
-        from ..phrases_file import read_phrase_file
+        from ..phrases.file import read_phrase_file
 
         path = os.fspath(fname)
         with open(path, "rb") as f:

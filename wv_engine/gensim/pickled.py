@@ -209,7 +209,7 @@ def hs_rows(path: str, gensim_tree: tuple[list, list] | None, syn1: np.ndarray, 
     has the shape of word2vec.c's over the same counts, its nodes are
     renumbered as ours; where ties among counts gave gensim's heap another
     shape, the model keeps gensim's tree (vocab.tree, saved with it)."""
-    from ..word2vec_state import checked_tree
+    from ..word2vec.state import checked_tree
 
     if gensim_tree is None:
         raise FormatError(path, "a hierarchical-softmax model without its Huffman codes")

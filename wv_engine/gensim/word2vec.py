@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 
-from .. import formats, pickling
+from .. import file_checks, pickling
 from .. import word2vec as _core
 from ..corpus import check_corpus, is_path
 from ..errors import CorpusError, FormatError, NotAModelError
@@ -635,7 +635,7 @@ class Word2Vec:
         extra = saved.get("gensim", {}) if isinstance(saved, dict) else None
         if not isinstance(extra, dict):
             raise FormatError(fname, "damaged gensim state: not a JSON object")
-        formats.checked_fields(fname, "gensim state", extra, _EXTRA_INTS, {"running_training_loss": (0, math.inf)},
+        file_checks.checked_fields(fname, "gensim state", extra, _EXTRA_INTS, {"running_training_loss": (0, math.inf)},
                                ("corpus_count", "corpus_total_words"))
         self._model = engine
         self.hs, self.negative = (1, 0) if engine.loss == "hs" else (0, engine.negative)

@@ -1,0 +1,95 @@
+"""The wv-engine command line: main() parses the flags (args.py), runs the
+command's module and turns every expected error into one line on stderr
+and a non-zero exit, never a traceback. The commands: word2vec.py
+(word2vec, fasttext), glove.py (glove, svd), phrases.py, queries.py (eval,
+similar, analogy), watch.py (report, map), convert and demo below; the
+only package that prints."""
+
+from __future__ import annotations
+
+import signal
+import sys
+from typing import Sequence
+
+from ..files import read_as
+from . import watch
+from .args import FORMATS, build_parser, typed_flags
+from .common import EXIT_ERROR, EXIT_INTERRUPTED, check_outputs, say
+from .glove import run_glove, run_svd
+from .phrases import run_phrases
+from .queries import run_analogy, run_eval, run_similar
+from .word2vec import run_fasttext, run_word2vec
+
+
+def run_convert(args) -> int:
+    """`wv-engine convert`: gensim's saved model or vectors into ours."""
+    from ..gensim import pickled
+    from ..gensim.convert import convert
+
+    check_outputs(args, "output")
+    record = read_as("INPUT", args.input, pickled.read)
+    say(args, f"wrote {convert(args.input, args.output, FORMATS[args.format] if args.format else None, record)}")
+    return 0
+
+
+def run_demo(args) -> int:
+    """`wv-engine demo`: train on the shipped corpus and show the result."""
+    from .. import demo
+
+    demo.run(args.out, threads=args.threads, progress=False if args.quiet else None)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the wv-engine console script; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    args.given = typed_flags(argv)
+    previous = _terminate_like_ctrl_c()
+    try:
+        return COMMANDS[args.command](args)
+    except KeyboardInterrupt:
+        print("wv-engine: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except MemoryError as exc:
+        print(f"wv-engine: error: {_memory_message(args, exc)}", file=sys.stderr)
+        return EXIT_ERROR
+    except (ValueError, KeyError, OSError, RuntimeError, FloatingPointError, ImportError) as exc:
+        # a bare KeyError's str() is its repr; ours (UnknownWordError) reads well
+        message = exc.args[0] if type(exc) is KeyError and exc.args else exc
+        if isinstance(exc, FileNotFoundError) and exc.filename:
+            message = f"file not found: {exc.filename}"
+        print(f"wv-engine: error: {message}", file=sys.stderr)
+        return EXIT_ERROR
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _terminate_like_ctrl_c():
+    """SIGTERM (timeout, systemd, Slurm) stops a run as Ctrl-C does: the
+    threads are joined, the checkpoint and what was trained are saved.
+    Returns the handler it replaced (None off the main thread)."""
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+
+    try:
+        return signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread
+        return None
+
+
+def _memory_message(args, exc: MemoryError) -> str:
+    """A MemoryError as one line that says what ran out and what to change."""
+    detail = str(exc).strip()
+    if detail:
+        return detail
+    matrix = "raise --min-count, lower --memory-limit or --window, or set --max-vocab-size"
+    advice = {"word2vec": "raise --min-count, set --max-vocab-size or --max-final-vocab, or lower --dim",
+              "glove": matrix, "svd": matrix, "phrases": "set --memory-limit or --max-vocab-size"}
+    return (f"out of memory during `wv-engine {args.command}`; "
+            + advice.get(args.command, "free memory or use a smaller input"))
+
+
+COMMANDS = {"word2vec": run_word2vec, "fasttext": run_fasttext, "glove": run_glove, "svd": run_svd, "eval": run_eval,
+            "phrases": run_phrases, "report": watch.run_report, "map": watch.run_map,
+            "similar": run_similar, "analogy": run_analogy, "convert": run_convert, "demo": run_demo}
