@@ -12,7 +12,7 @@ import math
 import numpy as np
 import pytest
 
-from wv_engine import FastText, GloVe, Phrases, Word2Vec
+from wv_engine import Doc2Vec, FastText, GloVe, Phrases, Word2Vec
 from wv_engine.cli import main
 from wv_engine.cli.args import build_parser, memory_size
 from wv_engine.epoch_scores import EpochScores
@@ -34,6 +34,7 @@ def files(tmp_path_factory):
                               for t in rng.integers(4, size=300)))
     vectors = root / "v.bin"
     Word2Vec(dim=8, min_count=1, epochs=1, threads=1).fit(str(corpus)).vectors.save(vectors, format="word2vec-bin")
+    Doc2Vec(dim=8, min_count=1, epochs=1, threads=1).fit(str(corpus)).save(root / "model.d2v")
     return root, str(corpus), str(vectors)
 
 
@@ -47,6 +48,8 @@ def _base(command: str, root, corpus: str, vectors: str) -> list[str]:
         "glove": ["glove", corpus, "-o", out, "--epochs", "1", *small],
         "svd": ["svd", corpus, "-o", out, *small],
         "phrases": ["phrases", corpus, "--save-model", out, "--threads", "1", "--quiet"],
+        "doc2vec": ["doc2vec", corpus, "-o", out, "--epochs", "1", *small],
+        "infer": ["infer", str(root / "model.d2v"), corpus, "-o", out, "--epochs", "1", "--threads", "1", "--quiet"],
         "eval": ["eval", vectors],
         "similar": ["similar", vectors, "t0w0"],
         "analogy": ["analogy", vectors, "t0w0", "t0w1", "t1w0"],
@@ -143,6 +146,8 @@ TRAINERS = {
                "regions"],
     FastText: ["dim", "window", "negative", "min_count", "sample", "epochs", "alpha", "threads", "minn", "maxn",
                "bucket", "max_sentence_length"],
+    Doc2Vec: ["dim", "window", "negative", "min_count", "sample", "epochs", "alpha", "min_alpha", "threads", "seed",
+              "max_vocab_size", "max_final_vocab", "ns_exponent", "dm_tag_count", "max_sentence_length"],
     GloVe: ["dim", "window", "x_max", "alpha", "epochs", "eta", "min_count", "threads", "seed", "max_vocab_size",
             "grid", "grid_rounds", "memory_limit"],
     Phrases: ["min_count", "threshold", "max_vocab_size", "memory_limit", "threads"],

@@ -35,7 +35,7 @@ QUICKSTART = DOCS / "quickstart.md"
 # (a re-export) as the same object under another documented name.
 PUBLIC_MODULES = ["wv_engine.evaluate", "wv_engine.io", "wv_engine.formats", "wv_engine.file_checks", "wv_engine.vocab",
                   "wv_engine.vectors", "wv_engine.corpus", "wv_engine.word2vec", "wv_engine.fasttext",
-                  "wv_engine.phrases", "wv_engine.glove", "wv_engine.cli", "wv_engine.cooccur", "wv_engine.svd",
+                  "wv_engine.phrases", "wv_engine.glove", "wv_engine.doc2vec", "wv_engine.cli", "wv_engine.cooccur", "wv_engine.svd",
                   "wv_engine.ppmi", "wv_engine.cluster", "wv_engine.demo", "wv_engine.gensim.keyedvectors",
                   "wv_engine.gensim.word2vec"]
 

@@ -11,9 +11,10 @@ import os
 import numpy as np
 import pytest
 
-from wv_engine import EpochScores, FastText, GloVe, Phrases, Word2Vec
+from wv_engine import Doc2Vec, EpochScores, FastText, GloVe, Phrases, Word2Vec
 from wv_engine import vocab as vocab_module
 from wv_engine.cli import main
+from wv_engine.doc2vec import Documents
 from wv_engine.maps import EpochMaps
 from wv_engine.training_text import TrainingText
 
@@ -30,6 +31,8 @@ def no_counting(monkeypatch):
     monkeypatch.setattr(vocab_module.Vocabulary, "build", classmethod(counted))
     monkeypatch.setattr(TrainingText, "count", counted)
     monkeypatch.setattr(Phrases, "_learn", counted)
+    monkeypatch.setattr(Documents, "count", counted)
+    monkeypatch.setattr(Documents, "encode", counted)
 
 
 @pytest.fixture(scope="module")
@@ -57,6 +60,8 @@ def files(tmp_path_factory):
     glove = GloVe(**small)
     glove.fit(f["corpus"])
     glove.save_checkpoint(f["glove"])
+    f["doc2vec"] = str(root / "m.d2v")
+    Doc2Vec(**small).fit(f["corpus"]).save(f["doc2vec"])
     f["phrases"] = str(root / "m.phrases")
     Phrases(f["corpus"], min_count=1, threshold=1.0).save(f["phrases"])
     f["pairs"], f["analogies"] = str(root / "pairs.txt"), str(root / "questions.txt")
@@ -98,6 +103,9 @@ FILE_FLAGS = [
     ("glove CORPUS -o OUT --resume {} --quiet", "--resume", "word2vec"),
     ("glove CORPUS -o OUT --eval-every 1 --eval-analogies {} " + W2V, "--eval-analogies", "corpus"),
     ("glove CORPUS -o OUT --eval-every 1 --eval-pairs {} " + W2V, "--eval-pairs", "vectors"),
+    ("doc2vec {} -o OUT " + W2V, "INPUT", "vectors"),
+    ("infer {} CORPUS -o OUT --quiet", "MODEL", "word2vec"),
+    ("infer DOC2VEC {} -o OUT --quiet", "INPUT", "glove"),
     ("svd {} -o OUT --dim 4 --min-count 1 --quiet", "INPUT", "glove"),
     ("svd CORPUS -o OUT --phrases {} --dim 4 --quiet", "--phrases", "pairs"),
     ("phrases {} --save-model OUT --quiet", "INPUT", "word2vec"),
@@ -123,7 +131,8 @@ DIR_FLAGS = [
 
 
 def _argv(line: str, path: str, files: dict, tmp_path) -> list[str]:
-    named = {"CORPUS": files["corpus"], "VECTORS": files["vectors"], "OUT": str(tmp_path / "out")}
+    named = {"CORPUS": files["corpus"], "VECTORS": files["vectors"], "DOC2VEC": files["doc2vec"],
+             "OUT": str(tmp_path / "out")}
     return [named.get(word, word.replace("OUT", str(tmp_path / "out"))) if word != "{}" else path
             for word in line.split()]
 
@@ -163,7 +172,7 @@ def test_good_files_on_every_flag_train(files, unblocked, tmp_path):
     good = {"INPUT": files["corpus"], "--phrases": files["phrases"], "--eval-analogies": files["analogies"],
             "--eval-pairs": files["pairs"], "--model": files["phrases"], "--connector-words": files["pairs"],
             "--analogies": files["analogies"], "--pairs": files["pairs"], "VECTORS": files["vectors"],
-            "STATS": files["stats"]}
+            "STATS": files["stats"], "MODEL": files["doc2vec"]}
     resume = {"word2vec": files["word2vec"], "fasttext": files["fasttext"], "glove": files["glove"]}
     for line, flag, _ in FILE_FLAGS:
         command = line.split()[0]

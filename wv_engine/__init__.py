@@ -1,6 +1,6 @@
 """wv_engine: fast word2vec and GloVe training with C kernels and Hogwild threads.
 
-The public API: Vocabulary, Word2Vec, FastText, GloVe, Vectors, load_vectors, and the
+The public API: Vocabulary, Word2Vec, FastText, Doc2Vec, GloVe, Vectors, load_vectors, and the
 evaluation functions in wv_engine.evaluate."""
 
 import logging
@@ -38,6 +38,7 @@ _old_paths.install()
 logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 from .corpus import Corpus, EncodedCorpus
+from .doc2vec import Doc2Vec
 from .epoch_scores import EpochScores
 from .errors import CorpusError, FormatError, InputFileError, NotAModelError, UnsupportedModelError
 from .fasttext import FastText
@@ -59,7 +60,7 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
-    "Corpus", "CorpusError", "EncodedCorpus", "EpochScores", "EpochStats", "FastText", "FormatError", "GloVe",
+    "Corpus", "CorpusError", "Doc2Vec", "EncodedCorpus", "EpochScores", "EpochStats", "FastText", "FormatError", "GloVe",
     "InputFileError", "NotAModelError", "Phrases", "TrainingStats", "UnknownWordError", "UnsupportedModelError",
     "Vectors", "Vocabulary", "Word2Vec", "load_vectors", "__version__",
 ]

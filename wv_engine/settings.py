@@ -109,6 +109,8 @@ RANGES = {
     "threshold": Range(-1e30, 1e30, integer=False),
     "phrase_max_vocab_size": Range(1, INT64_MAX),  # words and pairs, 64-bit counts
     "per_word": Range(1, 1_000_000),
+    # Doc2Vec's
+    "dm_tag_count": Range(1, 1000),
 }
 
 

@@ -136,6 +136,59 @@ def _add_fasttext(sub) -> None:
     p.set_defaults(sample=1e-4, alpha=0.05, ns_exponent=0.5, max_sentence_length=1024, schedule="word2vec")
 
 
+def _add_doc2vec(sub) -> None:
+    p = sub.add_parser("doc2vec", help="train document vectors (Doc2Vec) on a file of one document a line",
+                       description="Train paragraph vectors (gensim's Doc2Vec): a vector for each document's tags "
+                                   "(the text before a TAB on its line, else its line number, 0 first), with the "
+                                   "word vectors. Writes the whole model (native: `wv-engine infer` and "
+                                   "Doc2Vec.load read it; load_vectors reads its document vectors). Defaults are "
+                                   "gensim's Doc2Vec's.")
+    p.add_argument("input", metavar="INPUT", help="text file, one document a line ('TAGS<TAB>words' or words)")
+    p.add_argument("-o", "--output", required=True, metavar="MODEL", help="where to write the model")
+    p.add_argument("--arch", choices=["dm", "dbow"], default="dm",
+                   help="dm: PV-DM, the window's words and the document predict the centre word (default); "
+                        "dbow: PV-DBOW, the document predicts each of its words")
+    p.add_argument("--dm-sum", dest="dm_mean", action="store_false", help="PV-DM: the sum, not the mean")
+    p.add_argument("--dm-concat", action="store_true",
+                   help="PV-DM: the document's and the window's vectors side by side, not averaged")
+    p.add_argument("--dm-tag-count", type=bounded("dm_tag_count"), default=1,
+                   help="--dm-concat: the tags of each document (documents with another number are skipped)")
+    p.add_argument("--dbow-words", action="store_true", help="PV-DBOW: train the word vectors too (skip-gram)")
+    p.add_argument("--loss", choices=["ns", "hs"], default="ns")
+    p.add_argument("--dim", type=bounded("dim"), default=100)
+    p.add_argument("--window", type=bounded("window"), default=5)
+    p.add_argument("--negative", type=bounded("negative"), default=5)
+    p.add_argument("--min-count", type=bounded("min_count"), default=5)
+    p.add_argument("--sample", type=bounded("sample"), default=1e-3)
+    p.add_argument("--epochs", type=bounded("epochs"), default=10)
+    p.add_argument("--alpha", type=bounded("alpha"), default=0.025)
+    p.add_argument("--min-alpha", type=bounded("min_alpha", Range(0, 10, integer=False)), default=0.0001)
+    p.add_argument("--threads", type=bounded("threads"), default=None, help="default: the usable cores")
+    p.add_argument("--seed", type=bounded("seed"), default=1)
+    p.add_argument("--max-vocab-size", type=bounded("max_vocab_size"), default=None)
+    p.add_argument("--max-final-vocab", type=bounded("max_final_vocab"), default=None)
+    p.add_argument("--vectors", metavar="PATH", help="also write the document vectors, in --format")
+    p.add_argument("--word-vectors", metavar="PATH", help="also write the word vectors, in --format")
+    p.add_argument("--format", choices=list(FORMATS), default="bin",
+                   help="of --vectors and --word-vectors: word2vec.c's bin / txt, or native")
+    p.add_argument("--stats-json", metavar="PATH", help="write timings and per-epoch loss as JSON")
+    p.add_argument("--quiet", action="store_true", help="no progress bar or messages")
+
+    p = sub.add_parser("infer", help="vectors of unseen documents from a Doc2Vec model",
+                       description="Infers a vector for each line of INPUT (a tag column before a TAB names it, "
+                                   "else its line number) with a model `wv-engine doc2vec` wrote: every document "
+                                   "at once on every thread, the model frozen.")
+    p.add_argument("model", metavar="MODEL", help="a model written by `wv-engine doc2vec`")
+    p.add_argument("input", metavar="INPUT", help="text file, one document a line")
+    p.add_argument("-o", "--output", required=True, metavar="OUTPUT", help="where to write the vectors")
+    p.add_argument("--format", choices=list(FORMATS), default="txt", help="word2vec.c's txt / bin, or native")
+    p.add_argument("--epochs", type=bounded("epochs"), default=None, help="passes a document (default: the model's)")
+    p.add_argument("--alpha", type=bounded("alpha"), default=None)
+    p.add_argument("--min-alpha", type=bounded("min_alpha", Range(0, 10, integer=False)), default=None)
+    p.add_argument("--threads", type=bounded("threads"), default=None, help="default: the usable cores")
+    p.add_argument("--quiet", action="store_true", help="no progress bar or messages")
+
+
 def _add_watching(p) -> None:
     p.add_argument("--eval-every", type=bounded("every"), default=None, metavar="N",
                    help="score the vectors every N epochs and after the last, as `wv-engine eval` does (analogy "
@@ -359,6 +412,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     _add_word2vec(sub)
     _add_fasttext(sub)
+    _add_doc2vec(sub)
     _add_glove(sub)
     _add_svd(sub)
     _add_phrases(sub)

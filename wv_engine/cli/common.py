@@ -39,7 +39,8 @@ def check_outputs(args, *names: str) -> None:
     from ..files import check_writable
 
     what = {"output": "output", "checkpoint": "checkpoint", "stats_json": "stats file",
-            "save_vocab": "vocabulary file", "save_cooccurrence": "co-occurrence file"}
+            "save_vocab": "vocabulary file", "save_cooccurrence": "co-occurrence file", "vectors": "vectors file",
+            "word_vectors": "word vectors file"}
     for name in names:
         path = getattr(args, name, None)
         if path:

@@ -15,6 +15,7 @@ from ..files import read_as
 from . import watch
 from .args import FORMATS, build_parser, typed_flags
 from .common import EXIT_ERROR, EXIT_INTERRUPTED, check_outputs, say
+from .doc2vec import run_doc2vec, run_infer
 from .glove import run_glove, run_svd
 from .phrases import run_phrases
 from .queries import run_analogy, run_eval, run_similar
@@ -90,6 +91,7 @@ def _memory_message(args, exc: MemoryError) -> str:
             + advice.get(args.command, "free memory or use a smaller input"))
 
 
-COMMANDS = {"word2vec": run_word2vec, "fasttext": run_fasttext, "glove": run_glove, "svd": run_svd, "eval": run_eval,
+COMMANDS = {"word2vec": run_word2vec, "fasttext": run_fasttext, "doc2vec": run_doc2vec, "infer": run_infer,
+            "glove": run_glove, "svd": run_svd, "eval": run_eval,
             "phrases": run_phrases, "report": watch.run_report, "map": watch.run_map,
             "similar": run_similar, "analogy": run_analogy, "convert": run_convert, "demo": run_demo}

@@ -1,0 +1,424 @@
+/* Paragraph vectors (d2v.h): a pass over the documents on T threads, each
+ * claiming blocks of documents in order, each document cut into pieces of
+ * at most max_sentence_length kept words (subsampled as word2vec.c), each
+ * piece trained position by position in the mode's way. */
+#include "d2v.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "huffman.h"
+#include "loss_ns.h" /* ns_gradient, ns_draw */
+#include "memory.h"
+#include "rng.h"
+#include "sigmoid.h"
+#include "vecmath.h"
+
+/* Words a thread trains before it publishes its progress and reads the
+ * learning rate again (word2vec.c's 10,000). */
+#define PROGRESS_STEP 10000
+/* About this many words a claim: small enough that the last block of a pass
+ * is a short wait, large enough that claiming costs nothing. */
+#define BLOCK_WORDS 16384
+
+struct wv_d2v_worker {
+    wv_d2v_model *m;
+    int epoch;
+    int32_t *piece;      /* max_sentence_length: the kept words of a document's piece */
+    int32_t *slots;      /* 2 x window: the word ids of a position's window */
+    float *neu1, *neu1e; /* the output layer's width */
+    int32_t *negatives;  /* negative */
+    _Atomic double loss_seen;
+    _Atomic int64_t examples_seen;
+};
+
+/* The factor on word row r's updates: input_lock for the vocabulary's words,
+ * 1 for the null word after them. */
+WV_HOT float word_lock(const wv_d2v_model *m, int32_t r) {
+    return r < m->k.vocab_size ? wv_input_lock(&m->k, r) : 1.0f;
+}
+
+WV_HOT float *word_row(const wv_d2v_model *m, int32_t r) { return m->k.input + (size_t)r * m->vec_dim; }
+
+WV_HOT float *tag_row(const wv_d2v_model *m, int32_t t) { return m->doctags + (size_t)t * m->vec_dim; }
+
+/* Negative sampling (word2vec.c's order, a row after another): h predicts
+ * target against the negatives; the error for h is added to neu1e, and the
+ * output rows move only where the hidden layer learns (not in inference). */
+WV_HOT double predict_ns(const wv_d2v_model *m, const float *h, int32_t target, const int32_t *negatives,
+                         float *neu1e, float alpha) {
+    const wv_w2v_model *k = &m->k;
+    const int dim = k->cfg.dim;
+    double loss = 0.0;
+    for (int d = -1; d < k->cfg.negative; d++) {
+        int32_t word = d < 0 ? target : negatives[d];
+        if (d >= 0 && word == target) continue; /* word2vec.c skips, no redraw */
+        float *out = k->output + (size_t)word * dim;
+        float f = wv_dot(h, out, dim);
+        loss -= wv_log_sigmoid(&k->sigmoid, d < 0 ? f : -f);
+        float g = ns_gradient(&k->sigmoid, f, d < 0 ? 1.0f : 0.0f, alpha);
+        wv_axpy(g, out, neu1e, dim);
+        if (m->learn_hidden) wv_axpy(g, h, out, dim);
+    }
+    return loss;
+}
+
+/* Hierarchical softmax: the binary decisions along target's Huffman path. */
+WV_HOT double predict_hs(const wv_d2v_model *m, const float *h, int32_t target, float *neu1e, float alpha) {
+    const wv_w2v_model *k = &m->k;
+    const int dim = k->cfg.dim;
+    const uint8_t *code = k->codes + (size_t)target * WV_MAX_CODE_LENGTH;
+    const int32_t *point = k->points + (size_t)target * WV_MAX_CODE_LENGTH;
+    double loss = 0.0;
+    for (int d = 0; d < k->code_length[target]; d++) {
+        float *out = k->output + (size_t)point[d] * dim;
+        float f = wv_dot(h, out, dim);
+        loss -= wv_log_sigmoid(&k->sigmoid, code[d] ? -f : f);
+        if (f <= -WV_SIGMOID_MAX || f >= WV_SIGMOID_MAX) continue; /* word2vec.c skips outside the table */
+        float g = (1.0f - code[d] - k->sigmoid.sigmoid[wv_sigmoid_index(f)]) * alpha;
+        wv_axpy(g, out, neu1e, dim);
+        if (m->learn_hidden) wv_axpy(g, h, out, dim);
+    }
+    return loss;
+}
+
+WV_HOT double predict(const wv_d2v_model *m, const float *h, int32_t target, const int32_t *negatives,
+                      float *neu1e, float alpha) {
+    return m->k.cfg.loss == WV_LOSS_HS ? predict_hs(m, h, target, neu1e, alpha)
+                                       : predict_ns(m, h, target, negatives, neu1e, alpha);
+}
+
+/* One input row (a tag's, or a context word's with dbow_words) predicts
+ * target; the row moves when `learn` and by `lock`. */
+WV_HOT double row_step(wv_d2v_worker *w, float *in, float lock, int learn, int32_t target, float alpha) {
+    const int dim = w->m->k.cfg.dim;
+    wv_zero(w->neu1e, dim);
+    double loss = predict(w->m, in, target, w->negatives, w->neu1e, alpha);
+    if (learn) wv_axpy(lock, w->neu1e, in, dim);
+    return loss;
+}
+
+/* PV-DM: the mean (or sum) of the context words' rows and the tag rows
+ * predicts target; each of those rows receives the error (with the sum,
+ * divided by their number, as gensim). */
+WV_HOT double dm_step(wv_d2v_worker *w, const int32_t *tags, int n_tags, const int32_t *ctx, int n_ctx,
+                      int32_t target, float alpha) {
+    const wv_d2v_model *m = w->m;
+    const int dim = m->vec_dim;
+    float *neu1 = w->neu1, *neu1e = w->neu1e;
+    wv_zero(neu1, dim);
+    for (int c = 0; c < n_ctx; c++) wv_axpy(1.0f, word_row(m, ctx[c]), neu1, dim);
+    for (int t = 0; t < n_tags; t++) wv_axpy(1.0f, tag_row(m, tags[t]), neu1, dim);
+    const float inv = 1.0f / (float)(n_ctx + n_tags);
+    if (m->k.cfg.cbow_mean) wv_scale(inv, neu1, dim);
+    wv_zero(neu1e, dim);
+    double loss = predict(m, neu1, target, w->negatives, neu1e, alpha);
+    if (!m->k.cfg.cbow_mean) wv_scale(inv, neu1e, dim);
+    if (m->learn_doctags)
+        for (int t = 0; t < n_tags; t++) wv_axpy(1.0f, neu1e, tag_row(m, tags[t]), dim);
+    if (m->learn_words)
+        for (int c = 0; c < n_ctx; c++) wv_axpy(word_lock(m, ctx[c]), neu1e, word_row(m, ctx[c]), dim);
+    return loss;
+}
+
+/* PV-DM concat: the tag rows, then the window's 2 x window word rows, side
+ * by side, predict target; each row receives its own part of the error. */
+WV_HOT double concat_step(wv_d2v_worker *w, const int32_t *tags, int n_tags, const int32_t *slots, int n_slots,
+                          int32_t target, float alpha) {
+    const wv_d2v_model *m = w->m;
+    const int vd = m->vec_dim, dim = m->k.cfg.dim;
+    float *neu1 = w->neu1, *neu1e = w->neu1e;
+    for (int t = 0; t < n_tags; t++) memcpy(neu1 + (size_t)t * vd, tag_row(m, tags[t]), sizeof(float) * (size_t)vd);
+    for (int s = 0; s < n_slots; s++)
+        memcpy(neu1 + (size_t)(n_tags + s) * vd, word_row(m, slots[s]), sizeof(float) * (size_t)vd);
+    wv_zero(neu1e, dim);
+    double loss = predict(m, neu1, target, w->negatives, neu1e, alpha);
+    if (m->learn_doctags)
+        for (int t = 0; t < n_tags; t++) wv_axpy(1.0f, neu1e + (size_t)t * vd, tag_row(m, tags[t]), vd);
+    if (m->learn_words)
+        for (int s = 0; s < n_slots; s++)
+            wv_axpy(word_lock(m, slots[s]), neu1e + (size_t)(n_tags + s) * vd, word_row(m, slots[s]), vd);
+    return loss;
+}
+
+WV_HOT void draw_negatives(wv_d2v_worker *w, wv_rng *rng) {
+    if (w->m->k.cfg.loss == WV_LOSS_NS) ns_draw(&w->m->k, rng, w->negatives);
+}
+
+/* Trains the piece w->piece[0..len) of a document tagged tags[0..n_tags). */
+WV_MULTIVERSION
+static void train_piece(wv_d2v_worker *w, wv_rng *rng, int len, const int32_t *tags, int n_tags, float alpha,
+                        double *loss, int64_t *examples) {
+    wv_d2v_model *m = w->m;
+    const int window = m->k.cfg.window;
+    const int32_t *p = w->piece;
+    for (int i = 0; i < len; i++) {
+        const int32_t target = p[i];
+        int radius = window;
+        if (m->mode != WV_D2V_DM_CONCAT && m->k.cfg.shrink_windows)
+            radius = window - (int)wv_rng_below(rng, (uint32_t)window);
+        const int lo = i - radius < 0 ? 0 : i - radius, hi = i + radius >= len ? len - 1 : i + radius;
+        if (m->mode == WV_D2V_DBOW) {
+            if (m->dbow_words && m->learn_words) /* word2vec.c's skip-gram: each context word predicts the centre */
+                for (int c = lo; c <= hi; c++) {
+                    if (c == i) continue;
+                    draw_negatives(w, rng);
+                    *loss += row_step(w, word_row(m, p[c]), word_lock(m, p[c]), 1, target, alpha);
+                    (*examples)++;
+                }
+            for (int t = 0; t < n_tags; t++) {
+                draw_negatives(w, rng);
+                *loss += row_step(w, tag_row(m, tags[t]), 1.0f, m->learn_doctags, target, alpha);
+                (*examples)++;
+            }
+        } else if (m->mode == WV_D2V_DM) {
+            int n_ctx = 0;
+            for (int c = lo; c <= hi; c++)
+                if (c != i) w->slots[n_ctx++] = p[c];
+            if (n_ctx + n_tags == 0) continue;
+            draw_negatives(w, rng);
+            *loss += dm_step(w, tags, n_tags, w->slots, n_ctx, target, alpha);
+            (*examples)++;
+        } else {
+            int s = 0;
+            for (int c = i - window; c <= i + window; c++)
+                if (c != i) w->slots[s++] = c < 0 || c >= len ? m->null_word : p[c];
+            draw_negatives(w, rng);
+            *loss += concat_step(w, tags, n_tags, w->slots, s, target, alpha);
+            (*examples)++;
+        }
+    }
+}
+
+typedef struct {
+    int64_t unpublished;
+    double loss;
+    int64_t examples;
+    float alpha;
+} tally;
+
+static void fail(wv_d2v_model *m, wv_status status) {
+    int expected = WV_OK;
+    atomic_compare_exchange_strong(&m->k.error, &expected, status);
+    atomic_store(&m->k.stop, 1);
+}
+
+/* Publishes the progress and the loss so far; in training reads the
+ * learning rate again. */
+static void publish(wv_d2v_worker *w, tally *t) {
+    wv_d2v_model *m = w->m;
+    atomic_fetch_add_explicit(&m->k.words_done, t->unpublished, memory_order_relaxed);
+    atomic_store_explicit(&w->loss_seen, t->loss, memory_order_relaxed);
+    atomic_store_explicit(&w->examples_seen, t->examples, memory_order_relaxed);
+    t->unpublished = 0;
+    if (!m->infer_epochs) t->alpha = wv_w2v_current_alpha(&m->k);
+}
+
+/* One pass over document d with these tags: its words subsampled and cut
+ * into pieces of at most max_sentence_length, each piece trained. Returns
+ * 0, or 1 when the run must stop. */
+static int train_document(wv_d2v_worker *w, wv_rng *rng, int64_t d, const int32_t *tags, int n_tags, float alpha,
+                          tally *t) {
+    wv_d2v_model *m = w->m;
+    const int max_len = m->k.cfg.max_sentence_length;
+    int64_t pos = m->doc_start[d];
+    const int64_t end = m->doc_start[d + 1];
+    while (pos < end) {
+        int len = 0;
+        while (pos < end && len < max_len) {
+            int32_t id = m->words[pos++];
+            t->unpublished++;
+            float keep = m->k.keep_prob[id];
+            if (keep < 1.0f && wv_rng_uniform(rng) >= keep) continue;
+            w->piece[len++] = id;
+        }
+        if (len) train_piece(w, rng, len, tags, n_tags, m->infer_epochs ? alpha : t->alpha, &t->loss, &t->examples);
+        if (!isfinite(t->loss)) {
+            fail(m, WV_ERR_DIVERGED);
+            return 1;
+        }
+        if (t->unpublished >= PROGRESS_STEP) publish(w, t);
+        if (atomic_load_explicit(&m->k.stop, memory_order_relaxed)) return 1;
+    }
+    return 0;
+}
+
+/* Inference of document d: its row drawn from its own seed, then its
+ * passes, the rate falling from alpha to min_alpha over them. */
+static int infer_document(wv_d2v_worker *w, int64_t d, tally *t) {
+    wv_d2v_model *m = w->m;
+    const int vd = m->vec_dim, epochs = m->infer_epochs;
+    wv_rng rng;
+    wv_rng_seed(&rng, m->k.cfg.seed, m->doc_seed[d], 0);
+    float *row = m->doctags + (size_t)d * vd;
+    for (int c = 0; c < vd; c++) row[c] = (wv_rng_uniform(&rng) - 0.5f) / (float)vd;
+    const int32_t tag = (int32_t)d;
+    const double step = epochs > 1 ? ((double)m->k.cfg.alpha - m->k.cfg.min_alpha) / (epochs - 1) : 0.0;
+    for (int e = 0; e < epochs; e++)
+        if (train_document(w, &rng, d, &tag, 1, (float)(m->k.cfg.alpha - step * e), t)) return 1;
+    return 0;
+}
+
+static void run_worker(void *arg) {
+    wv_d2v_worker *w = arg;
+    wv_d2v_model *m = w->m;
+    tally t = {0, 0.0, 0, wv_w2v_current_alpha(&m->k)};
+    for (;;) {
+        if (atomic_load_explicit(&m->k.stop, memory_order_relaxed)) break;
+        int64_t b = atomic_fetch_add_explicit(&m->next_block, 1, memory_order_relaxed);
+        if (b >= m->n_blocks) break;
+        /* One random stream a (pass, block): what is drawn for a block does
+         * not depend on the thread count or on which thread takes it. */
+        wv_rng rng;
+        wv_rng_seed(&rng, m->k.cfg.seed, (uint64_t)w->epoch + 1, (uint64_t)b + 1);
+        const int64_t lo = b * m->docs_per_block;
+        const int64_t hi = lo + m->docs_per_block < m->n_docs ? lo + m->docs_per_block : m->n_docs;
+        int stop = 0;
+        for (int64_t d = lo; d < hi && !stop; d++) {
+            if (m->infer_epochs) {
+                stop = infer_document(w, d, &t);
+                continue;
+            }
+            const int64_t t0 = m->tag_start[d];
+            const int n_tags = (int)(m->tag_start[d + 1] - t0);
+            if (m->mode == WV_D2V_DM_CONCAT && n_tags != m->dm_tag_count) { /* gensim skips it */
+                t.unpublished += m->doc_start[d + 1] - m->doc_start[d];
+                continue;
+            }
+            stop = train_document(w, &rng, d, m->tags + t0, n_tags, t.alpha, &t);
+        }
+        if (stop) break;
+    }
+    publish(w, &t);
+}
+
+typedef struct {
+    size_t piece, slots, layer, negatives;
+} worker_sizes;
+
+static worker_sizes sizes_of(const wv_d2v_model *m) {
+    return (worker_sizes){
+        .piece = (size_t)m->k.cfg.max_sentence_length * sizeof(int32_t),
+        .slots = (size_t)(2 * (size_t)m->k.cfg.window + 1) * sizeof(int32_t),
+        .layer = (size_t)m->k.cfg.dim * sizeof(float),
+        .negatives = (size_t)(m->k.cfg.negative > 0 ? m->k.cfg.negative : 1) * sizeof(int32_t),
+    };
+}
+
+size_t wv_d2v_worker_bytes(const wv_d2v_model *m, int n_threads) {
+    if (n_threads < 1) n_threads = 1;
+    worker_sizes z = sizes_of(m);
+    size_t one = wv_lines_bytes(z.piece) + wv_lines_bytes(z.slots) + 2 * wv_lines_bytes(z.layer)
+                 + wv_lines_bytes(z.negatives) + sizeof(wv_d2v_worker);
+    return (size_t)n_threads * one;
+}
+
+static void free_workers(wv_d2v_model *m) {
+    if (!m->workers) return;
+    for (int t = 0; t < m->n_threads; t++) {
+        wv_d2v_worker *w = &m->workers[t];
+        free(w->piece); free(w->slots); free(w->neu1); free(w->neu1e); free(w->negatives);
+    }
+    free(m->workers);
+    m->workers = NULL;
+    m->n_threads = 0;
+}
+
+static wv_status init_worker(wv_d2v_model *m, wv_d2v_worker *w, int epoch) {
+    worker_sizes z = sizes_of(m);
+    w->m = m;
+    w->epoch = epoch;
+    atomic_init(&w->loss_seen, 0.0);
+    atomic_init(&w->examples_seen, 0);
+    w->piece = wv_alloc_lines(z.piece);
+    w->slots = wv_alloc_lines(z.slots);
+    w->neu1 = wv_alloc_lines(z.layer);
+    w->neu1e = wv_alloc_lines(z.layer);
+    w->negatives = wv_alloc_lines(z.negatives);
+    return w->piece && w->slots && w->neu1 && w->neu1e && w->negatives ? WV_OK : WV_ERR_NOMEM;
+}
+
+void wv_d2v_model_init(wv_d2v_model *m) {
+    wv_w2v_model_init(&m->k);
+    m->doctags = NULL;
+    m->words = NULL;
+    m->doc_start = m->tag_start = NULL;
+    m->tags = NULL;
+    m->doc_seed = NULL;
+    m->n_docs = m->n_doctags = 0;
+    m->infer_epochs = 0;
+    m->workers = NULL;
+    m->n_threads = 0;
+    m->run.running = 0;
+    atomic_store(&m->next_block, 0);
+}
+
+wv_status wv_d2v_start(wv_d2v_model *m, int epoch, int n_threads) {
+    if (m->run.running) return WV_ERR_BUSY;
+    if (n_threads < 1) n_threads = 1;
+    const int64_t words = m->n_docs ? m->doc_start[m->n_docs] : 0;
+    int64_t per = words > 0 ? (int64_t)((double)BLOCK_WORDS * (double)m->n_docs / (double)words) : m->n_docs;
+    if (per < 1) per = 1;
+    m->docs_per_block = per;
+    m->n_blocks = (m->n_docs + per - 1) / per;
+    atomic_store(&m->k.stop, 0);
+    atomic_store(&m->k.error, WV_OK);
+    atomic_store(&m->next_block, 0);
+    m->workers = calloc((size_t)n_threads, sizeof *m->workers);
+    if (!m->workers) return WV_ERR_NOMEM;
+    m->n_threads = n_threads;
+    for (int t = 0; t < n_threads; t++) {
+        if (init_worker(m, &m->workers[t], epoch)) {
+            free_workers(m);
+            return WV_ERR_NOMEM;
+        }
+    }
+    wv_status rc = wv_run_start(&m->run, n_threads, run_worker, m->workers, sizeof *m->workers);
+    if (rc == WV_ERR_NOMEM) {
+        free_workers(m);
+        return rc;
+    }
+    if (rc) { /* the started workers stop at once; wv_d2v_join reports it */
+        atomic_store(&m->k.stop, 1);
+        atomic_store(&m->k.error, WV_ERR_THREAD);
+    }
+    return WV_OK;
+}
+
+void wv_d2v_running_loss(const wv_d2v_model *m, double *loss_sum, int64_t *examples) {
+    *loss_sum = 0.0;
+    *examples = 0;
+    if (!m->workers) return;
+    for (int t = 0; t < m->n_threads; t++) {
+        *loss_sum += atomic_load_explicit(&m->workers[t].loss_seen, memory_order_relaxed);
+        *examples += atomic_load_explicit(&m->workers[t].examples_seen, memory_order_relaxed);
+    }
+}
+
+wv_status wv_d2v_join(wv_d2v_model *m, double *loss_sum, int64_t *examples) {
+    *loss_sum = 0.0;
+    *examples = 0;
+    if (!m->run.running) return WV_OK;
+    wv_run_join(&m->run);
+    wv_d2v_running_loss(m, loss_sum, examples);
+    free_workers(m);
+    return (wv_status)atomic_load(&m->k.error);
+}
+
+double wv_d2v_step(wv_d2v_model *m, const int32_t *tags, int n_tags, const int32_t *ctx, int n_ctx,
+                   int32_t target, const int32_t *negatives, float alpha, float *scratch) {
+    wv_d2v_worker w;
+    memset(&w, 0, sizeof w);
+    w.m = m;
+    w.negatives = (int32_t *)negatives; /* only read */
+    w.neu1 = scratch;
+    w.neu1e = scratch + m->k.cfg.dim;
+    if (m->mode == WV_D2V_DBOW) {
+        double loss = 0.0;
+        for (int t = 0; t < n_tags; t++) loss += row_step(&w, tag_row(m, tags[t]), 1.0f, m->learn_doctags, target, alpha);
+        return loss;
+    }
+    if (m->mode == WV_D2V_DM) return dm_step(&w, tags, n_tags, ctx, n_ctx, target, alpha);
+    return concat_step(&w, tags, n_tags, ctx, n_ctx, target, alpha);
+}

@@ -1,0 +1,10 @@
+"""Paragraph vectors (Doc2Vec): a vector for each document, trained with
+word2vec's objectives on the same C kernels; vectors for unseen documents
+inferred many at once. The model (model.py), its settings and their checks
+(settings.py), its documents (documents.py: a file of one a line, or
+(words, tags) pairs) and its saved state (state.py)."""
+
+from .documents import Documents
+from .model import Doc2Vec
+
+__all__ = ["Doc2Vec", "Documents"]
