@@ -28,7 +28,9 @@ struct wv_d2v_worker {
     int32_t *piece;      /* max_sentence_length: the kept words of a document's piece */
     int32_t *slots;      /* 2 x window: the word ids of a position's window */
     float *neu1, *neu1e; /* the output layer's width */
-    int32_t *negatives;  /* negative */
+    int32_t *negatives;  /* negative: the current prediction's */
+    int32_t *next_negatives; /* negative: the next prediction's, drawn ahead so that their rows are fetched
+                              * while this one trains (the loop waits on random rows, not arithmetic) */
     _Atomic double loss_seen;
     _Atomic int64_t examples_seen;
 };
@@ -142,8 +144,29 @@ WV_HOT double concat_step(wv_d2v_worker *w, const int32_t *tags, int n_tags, con
     return loss;
 }
 
+/* The output rows a prediction of `word` reads (its own, or its Huffman
+ * path's), asked for ahead of their use. */
+WV_HOT void prefetch_target(const wv_d2v_model *m, int32_t word) {
+    const wv_w2v_model *k = &m->k;
+    if (k->cfg.loss == WV_LOSS_NS) {
+        wv_prefetch_span(k->output + (size_t)word * k->cfg.dim, (size_t)k->cfg.dim);
+        return;
+    }
+    const int32_t *point = k->points + (size_t)word * WV_MAX_CODE_LENGTH;
+    for (int d = 0; d < k->code_length[word]; d++)
+        wv_prefetch_span(k->output + (size_t)point[d] * k->cfg.dim, (size_t)k->cfg.dim);
+}
+
+/* The set drawn ahead becomes the current one, and the next is drawn and its rows fetched. */
 WV_HOT void draw_negatives(wv_d2v_worker *w, wv_rng *rng) {
-    if (w->m->k.cfg.loss == WV_LOSS_NS) ns_draw(&w->m->k, rng, w->negatives);
+    const wv_w2v_model *k = &w->m->k;
+    if (k->cfg.loss != WV_LOSS_NS) return;
+    int32_t *t = w->negatives;
+    w->negatives = w->next_negatives;
+    w->next_negatives = t;
+    ns_draw(k, rng, w->next_negatives);
+    for (int d = 0; d < k->cfg.negative; d++)
+        wv_prefetch_span(k->output + (size_t)w->next_negatives[d] * k->cfg.dim, (size_t)k->cfg.dim);
 }
 
 /* Trains the piece w->piece[0..len) of a document tagged tags[0..n_tags). */
@@ -153,8 +176,10 @@ static void train_piece(wv_d2v_worker *w, wv_rng *rng, int len, const int32_t *t
     wv_d2v_model *m = w->m;
     const int window = m->k.cfg.window;
     const int32_t *p = w->piece;
+    if (m->k.cfg.loss == WV_LOSS_NS) ns_draw(&m->k, rng, w->next_negatives); /* the first prediction's */
     for (int i = 0; i < len; i++) {
         const int32_t target = p[i];
+        if (i + 1 < len) prefetch_target(m, p[i + 1]);
         int radius = window;
         if (m->mode != WV_D2V_DM_CONCAT && m->k.cfg.shrink_windows)
             radius = window - (int)wv_rng_below(rng, (uint32_t)window);
@@ -310,7 +335,7 @@ size_t wv_d2v_worker_bytes(const wv_d2v_model *m, int n_threads) {
     if (n_threads < 1) n_threads = 1;
     worker_sizes z = sizes_of(m);
     size_t one = wv_lines_bytes(z.piece) + wv_lines_bytes(z.slots) + 2 * wv_lines_bytes(z.layer)
-                 + wv_lines_bytes(z.negatives) + sizeof(wv_d2v_worker);
+                 + 2 * wv_lines_bytes(z.negatives) + sizeof(wv_d2v_worker);
     return (size_t)n_threads * one;
 }
 
@@ -318,7 +343,7 @@ static void free_workers(wv_d2v_model *m) {
     if (!m->workers) return;
     for (int t = 0; t < m->n_threads; t++) {
         wv_d2v_worker *w = &m->workers[t];
-        free(w->piece); free(w->slots); free(w->neu1); free(w->neu1e); free(w->negatives);
+        free(w->piece); free(w->slots); free(w->neu1); free(w->neu1e); free(w->negatives); free(w->next_negatives);
     }
     free(m->workers);
     m->workers = NULL;
@@ -336,7 +361,8 @@ static wv_status init_worker(wv_d2v_model *m, wv_d2v_worker *w, int epoch) {
     w->neu1 = wv_alloc_lines(z.layer);
     w->neu1e = wv_alloc_lines(z.layer);
     w->negatives = wv_alloc_lines(z.negatives);
-    return w->piece && w->slots && w->neu1 && w->neu1e && w->negatives ? WV_OK : WV_ERR_NOMEM;
+    w->next_negatives = wv_alloc_lines(z.negatives);
+    return w->piece && w->slots && w->neu1 && w->neu1e && w->negatives && w->next_negatives ? WV_OK : WV_ERR_NOMEM;
 }
 
 void wv_d2v_model_init(wv_d2v_model *m) {
