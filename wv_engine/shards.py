@@ -39,12 +39,12 @@ def position_origin(index: int) -> int:
     return index << 40
 
 
-def first_separator(text: bytes) -> int:
-    return min((i for i in (text.find(bytes([c])) for c in WHITESPACE) if i >= 0), default=len(text))
+def first_separator(text: bytes, separators: bytes = WHITESPACE) -> int:
+    return min((i for i in (text.find(bytes([c])) for c in separators) if i >= 0), default=len(text))
 
 
-def _next_cut(f, offset: int, size: int) -> int:
-    """The first position >= offset that follows a whitespace byte (or the end)."""
+def _next_cut(f, offset: int, size: int, separators: bytes = WHITESPACE) -> int:
+    """The first position >= offset that follows a separator byte (or the end)."""
     if offset <= 0:
         return 0
     f.seek(offset - 1)
@@ -53,17 +53,19 @@ def _next_cut(f, offset: int, size: int) -> int:
         block = f.read(_SCAN)
         if not block:
             break
-        first = first_separator(block)
+        first = first_separator(block, separators)
         if first < len(block):
             return pos + first + 1
         pos += len(block)
     return size
 
 
-def make_shards(paths: str | os.PathLike | Sequence[str | os.PathLike], parts: int) -> list[Shard]:
+def make_shards(paths: str | os.PathLike | Sequence[str | os.PathLike], parts: int,
+                separators: bytes = WHITESPACE) -> list[Shard]:
     """About `parts` shards over the files, in reading order: plain files are
-    cut into byte ranges in proportion to their size, compressed ones are a
-    shard each. Raises CorpusError for a missing, unreadable or empty input."""
+    cut into byte ranges in proportion to their size, just after one of the
+    separators (b"\n": whole lines), compressed ones are a shard each.
+    Raises CorpusError for a missing, unreadable or empty input."""
     if parts < 1:
         raise ValueError(f"parts must be >= 1, got {parts}")
     if isinstance(paths, (str, os.PathLike)):
@@ -83,7 +85,7 @@ def make_shards(paths: str | os.PathLike | Sequence[str | os.PathLike], parts: i
             continue
         k = max(1, round(parts * size / total))
         with open(p, "rb") as f:
-            cuts = sorted({_next_cut(f, size * i // k, size) for i in range(k)} | {size})
+            cuts = sorted({_next_cut(f, size * i // k, size, separators) for i in range(k)} | {size})
         shards += [Shard(p, a, b) for a, b in zip(cuts, cuts[1:]) if b > a]
     if not shards:
         raise CorpusError(f"the input is empty: {', '.join(paths)}")
@@ -118,9 +120,11 @@ def iter_shard(shard: Shard, chunk_bytes: int = CHUNK_BYTES,
             yield chunk
 
 
-def map_in_threads(path: str | os.PathLike, parts: int, fn: Callable[[int, Shard], T]) -> list[T]:
-    """fn(index, shard) for each of about `parts` byte ranges of a file, one
-    thread each (for work done in C without the GIL), results in file order."""
-    shards = make_shards(path, parts)
+def map_in_threads(path: str | os.PathLike, parts: int, fn: Callable[[int, Shard], T],
+                   separators: bytes = WHITESPACE) -> list[T]:
+    """fn(index, shard) for each of about `parts` byte ranges of a file (cut
+    after a separator), one thread each (for work done in C without the
+    GIL), results in file order."""
+    shards = make_shards(path, parts, separators)
     with ThreadPoolExecutor(max_workers=len(shards)) as pool:
         return list(pool.map(fn, range(len(shards)), shards))

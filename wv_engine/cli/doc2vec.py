@@ -25,8 +25,8 @@ def run_doc2vec(args) -> int:
     started = time.perf_counter()
     progress = False if args.quiet else None
     check_outputs(args, "output", "vectors", "word_vectors", "stats_json")
-    documents = read_as("INPUT", args.input, Documents)
     model = Doc2Vec(**{name: getattr(args, name) for name in DOC2VEC_FLAGS})
+    documents = read_as("INPUT", args.input, Documents, model.threads)
     say(args, f"counting words in {args.input}")
     model.build_vocab(documents, progress=progress)
     count_seconds = time.perf_counter() - started
@@ -60,7 +60,9 @@ def run_infer(args) -> int:
     started = time.perf_counter()
     check_outputs(args, "output")
     model = read_as("MODEL", args.model, Doc2Vec.load)
-    documents = read_as("INPUT", args.input, Documents)
+    if args.threads is not None:
+        model.threads = args.threads
+    documents = read_as("INPUT", args.input, Documents, model.threads)
     vectors = model.infer(documents, epochs=args.epochs, alpha=args.alpha, min_alpha=args.min_alpha,
                           threads=args.threads, progress=False if args.quiet else None)
     save_vectors(Vectors(_line_names(documents), vectors), args.output, FORMATS[args.format])

@@ -17,17 +17,19 @@ place."""
 from __future__ import annotations
 
 import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 
 from .. import _tokenize
-from ..corpus import check_corpus, collect_ids, is_path
+from ..corpus import PARALLEL_MIN_BYTES, check_corpus, collect_ids, is_path
 from ..errors import CorpusError
-from ..files import CHUNK_BYTES, DECOMPRESSION_ERRORS, check_corpus_text, open_binary
+from ..files import CHUNK_BYTES, DECOMPRESSION_ERRORS, check_corpus_text, is_compressed, open_binary
+from ..shards import iter_shard, make_shards, position_origin
 from ..vocab import Vocabulary
-from ..wordcount import count_chunks
+from ..wordcount import count_chunks, merge_counters, thread_vocab_size
 
 __all__ = ["Documents", "EncodedDocuments"]
 
@@ -53,29 +55,43 @@ class EncodedDocuments:
         return len(self.doc_start) - 1
 
 
+Pieces = Iterator[tuple[bytes, "list[list[bytes] | None] | int"]]
+
+
 class Documents:
     """A document source resolved once (the module docstring says what it
-    may be); `Documents.of(x)` resolves x unless it is one already."""
+    may be); `Documents.of(x)` resolves x unless it is one already. A large
+    plain file is read on `threads` threads, in byte ranges of whole lines."""
 
-    def __init__(self, source: Any) -> None:
+    def __init__(self, source: Any, threads: int = 1) -> None:
         if isinstance(source, Documents):
             raise TypeError("Documents.of(documents) takes Documents as they are")
-        self.source = source
+        self.source, self.threads = source, threads
         self.path: str | None = os.fspath(source) if is_path(source) else None
         if self.path is not None:
             check_corpus_text(self.path)
         else:
             check_corpus(source)  # re-iterable, not a str or a one-shot generator
+        self.n_docs = self.tag_bound = 0  # count() sets them
 
     @classmethod
-    def of(cls, source: Any) -> "Documents":
-        return source if isinstance(source, Documents) else cls(source)
+    def of(cls, source: Any, threads: int = 1) -> "Documents":
+        return source if isinstance(source, Documents) else cls(source, threads)
+
+    def _runs(self) -> list[Callable[[], Pieces]]:
+        """The documents as runs to read in order, each on a thread of its
+        own: byte ranges of whole lines of a large plain file, else one."""
+        if (self.path is None or self.threads < 2 or is_compressed(self.path)
+                or os.path.getsize(self.path) < PARALLEL_MIN_BYTES):
+            return [self._pieces]
+        return [lambda shard=shard: _line_pieces(iter_shard(shard))
+                for shard in make_shards(self.path, self.threads, b"\n")]
 
     def __str__(self) -> str:
         return self.path or f"an iterable of documents ({type(self.source).__name__})"
 
     # ---------------------------------------------------------------- reading
-    def _pieces(self) -> Iterator[tuple[bytes, list[list[bytes] | None] | int]]:
+    def _pieces(self) -> Pieces:
         """(text, tags) for consecutive runs of whole documents: text their
         words, a line each; tags each document's tags (None: its line
         number), or the number of documents when they are all tagged by
@@ -96,15 +112,23 @@ class Documents:
         the documents and their tags are counted too (n_docs, and tag_bound:
         at least as many as the distinct tags), for the memory check made
         before they are encoded."""
-        self.n_docs = self.tag_bound = 0
+        runs = self._runs()
+        tallies = [[0, 0] for _ in runs]  # each run's documents and tags
 
-        def chunks() -> Iterator[bytes]:
-            for text, tags in self._pieces():
-                n = tags if isinstance(tags, int) else len(tags)
-                self.n_docs += n
-                self.tag_bound += n if isinstance(tags, int) else sum(1 if t is None else len(t) for t in tags)
-                yield text
-        counter = count_chunks(chunks(), max_vocab_size)
+        def count(i: int) -> _tokenize.WordCounter:
+            def texts() -> Iterator[bytes]:
+                for text, tags in runs[i]():
+                    n = tags if isinstance(tags, int) else len(tags)
+                    tallies[i][0] += n
+                    tallies[i][1] += n if isinstance(tags, int) else sum(1 if t is None else len(t) for t in tags)
+                    yield text
+            if len(runs) == 1:
+                return count_chunks(texts(), max_vocab_size)
+            return count_chunks(texts(), thread_vocab_size(max_vocab_size, len(runs)), len(runs), position_origin(i))
+
+        counter = _in_threads(count, len(runs))
+        counter = counter[0] if len(counter) == 1 else merge_counters(counter)
+        self.n_docs, self.tag_bound = (sum(t[k] for t in tallies) for k in (0, 1))
         if self.n_docs == 0:
             raise CorpusError(f"no documents in {self}")
         return Vocabulary.from_counter(counter, str(self), min_count, max_vocab_size, max_final_vocab)
@@ -113,42 +137,66 @@ class Documents:
         """The documents' word ids for `vocab` and their tags' rows: keys met
         for the first time are appended to `keys` (a new dict by default)
         and take the next rows."""
-        words = vocab.words_joined() if vocab is not None else b""
+        joined = vocab.words_joined() if vocab is not None else b""
         sentinel = len(vocab) if vocab is not None else 0
-        encoder = _tokenize.Encoder(words + b"\n" + SENTINEL if words else SENTINEL)
+        table = joined + b"\n" + SENTINEL if joined else SENTINEL
+        runs = self._runs()
+
+        def encode_run(i: int) -> tuple[np.ndarray, list]:
+            encoder = _tokenize.Encoder(table)  # one a thread
+            tags: list = []
+
+            def ids() -> Iterator[np.ndarray]:
+                for text, run_tags in runs[i]():
+                    tags.append(run_tags)
+                    yield encoder.encode(_with_sentinels(text))
+                yield encoder.encode(b"", final=True)
+            return collect_ids(ids()), tags
+
+        done = _in_threads(encode_run, len(runs))
         keys = {} if keys is None else keys
-        tag_rows: list[int] = []
-        tag_counts: list[int] = []
-        line = 0
+        tag_rows, tag_counts, line = _tag_rows([t for _, tags in done for t in tags], keys)
+        ids = done[0][0] if len(done) == 1 else collect_ids(ids for ids, _ in done)
+        del done
+        starts = np.flatnonzero(ids == sentinel)
+        if len(starts) != line:
+            raise CorpusError(f"{self}: {line:,} documents read, {len(starts):,} encoded")
+        ends = np.flatnonzero(ids < 0)
+        # the words before each document: its place, less the sentinels and sentence ends before it
+        doc_start = starts - np.arange(len(starts)) - np.searchsorted(ends, starts)
+        doc_start = np.append(doc_start, len(ids) - len(starts) - len(ends)).astype(np.int64)
+        words = ids[(ids >= 0) & (ids != sentinel)]
+        tag_start = np.concatenate([[0], np.cumsum(tag_counts, dtype=np.int64)])
+        return EncodedDocuments(words, doc_start, tag_start, tag_rows, list(keys))
 
-        def pieces() -> Iterator[np.ndarray]:
-            nonlocal line
-            for text, tags in self._pieces():
-                if isinstance(tags, int):  # tagged by line number
-                    for n in range(line, line + tags):
-                        tag_rows.append(keys.setdefault(str(n), len(keys)))
-                    tag_counts.extend([1] * tags)
-                    line += tags
-                else:
-                    for doc_tags in tags:
-                        named = [str(line).encode()] if doc_tags is None else doc_tags
-                        tag_counts.append(len(named))
-                        for tag in named:
-                            tag_rows.append(keys.setdefault(tag.decode("utf-8", "surrogateescape"), len(keys)))
-                        line += 1
-                yield encoder.encode(_with_sentinels(text))
-            yield encoder.encode(b"", final=True)
 
-        ids = collect_ids(pieces())
-        starts = ids == sentinel
-        kept = (ids >= 0) & ~starts
-        words_before = np.concatenate([[0], np.cumsum(kept, dtype=np.int64)])
-        doc_start = np.append(words_before[:-1][starts], words_before[-1]).astype(np.int64)
-        tag_start = np.concatenate([[0], np.cumsum(np.asarray(tag_counts, dtype=np.int64))])
-        if len(doc_start) - 1 != line:
-            raise CorpusError(f"{self}: {line:,} documents read, {len(doc_start) - 1:,} encoded")
-        return EncodedDocuments(ids[kept], doc_start, tag_start.astype(np.int64), np.asarray(tag_rows, np.int32),
-                                list(keys))
+def _tag_rows(pieces: list, keys: dict[str, int]) -> tuple[np.ndarray, np.ndarray, int]:
+    """The rows of every document's tags, in order (keys met for the first
+    time appended to `keys`), each document's number of tags, and the
+    number of documents."""
+    rows: list[int] = []
+    counts: list[int] = []
+    line = 0
+    for tags in pieces:
+        if isinstance(tags, int):  # tagged by line number
+            rows.extend(keys.setdefault(str(n), len(keys)) for n in range(line, line + tags))
+            counts.extend([1] * tags)
+            line += tags
+            continue
+        for doc_tags in tags:
+            named = [str(line).encode()] if doc_tags is None else doc_tags
+            counts.append(len(named))
+            rows.extend(keys.setdefault(tag.decode("utf-8", "surrogateescape"), len(keys)) for tag in named)
+            line += 1
+    return np.asarray(rows, dtype=np.int32), np.asarray(counts, dtype=np.int64), line
+
+
+def _in_threads(fn: Callable[[int], Any], n: int) -> list:
+    """fn(i) for i < n, on n threads (the work is in C, without the GIL), in order."""
+    if n == 1:
+        return [fn(0)]
+    with ThreadPoolExecutor(max_workers=n) as pool:
+        return list(pool.map(fn, range(n)))
 
 
 def _with_sentinels(text: bytes) -> bytes:
@@ -159,22 +207,27 @@ def _with_sentinels(text: bytes) -> bytes:
     return SENTINEL + b" " + body.replace(b"\n", b"\n" + SENTINEL + b" ") + b"\n"
 
 
-def _file_pieces(path: str) -> Iterator[tuple[bytes, list[list[bytes] | None] | int]]:
+def _file_pieces(path: str) -> Pieces:
     """A text file's documents in runs of whole lines (CHUNK_BYTES or so)."""
+    def chunks() -> Iterator[bytes]:
+        try:
+            with open_binary(path) as f:
+                while data := f.read(CHUNK_BYTES):
+                    yield data
+        except DECOMPRESSION_ERRORS as exc:
+            raise CorpusError(f"cannot read {path}: {exc}") from None
+    return _line_pieces(chunks())
+
+
+def _line_pieces(chunks: Iterable[bytes]) -> Pieces:
+    """Byte chunks recut at line ends, each run of whole lines _tagged."""
     rest = b""
-    try:
-        with open_binary(path) as f:
-            while True:
-                data = f.read(CHUNK_BYTES)
-                if not data:
-                    break
-                data = rest + data
-                cut = data.rfind(b"\n") + 1
-                rest = data[cut:]
-                if cut:
-                    yield _tagged(data[:cut])
-    except DECOMPRESSION_ERRORS as exc:
-        raise CorpusError(f"cannot read {path}: {exc}") from None
+    for data in chunks:
+        data = rest + data
+        cut = data.rfind(b"\n") + 1
+        rest = data[cut:]
+        if cut:
+            yield _tagged(data[:cut])
     if rest:
         yield _tagged(rest + b"\n")
 

@@ -87,7 +87,7 @@ class Doc2Vec:
         documents and their tags, and initialises the vectors: word and
         document vectors uniform in [-1/dim, 1/dim) from the seed (gensim's
         range), output vectors zero."""
-        docs = Documents.of(documents)
+        docs = Documents.of(documents, self.threads)
         vocab = docs.count(self.min_count, self.max_vocab_size, self.max_final_vocab)
         doc2vec_settings.check_model_fits(self, len(vocab), docs.tag_bound, vocab.total_tokens, docs.n_docs)
         encoded = docs.encode(vocab)
@@ -107,7 +107,7 @@ class Doc2Vec:
             if self._documents is None:
                 raise ValueError("train needs documents (or call build_vocab first)")
             return self._documents[1]
-        docs = Documents.of(documents)
+        docs = Documents.of(documents, self.threads)
         keys = dict(zip(self.tag_keys, range(len(self.tag_keys))))
         encoded = docs.encode(self.vocab, keys)
         added = len(encoded.keys) - len(self.tag_keys)
@@ -212,7 +212,7 @@ class Doc2Vec:
             if isinstance(documents, (str, bytes)):
                 raise TypeError("infer takes lists of words (or a path): for one document use infer_vector(words)")
             documents = [(words, ()) for words in documents]
-        encoded = Documents.of(documents).encode(self.vocab)
+        encoded = Documents.of(documents, threads).encode(self.vocab)
         out = np.empty((encoded.n_docs, self.dim), dtype=np.float32)
         core = self._make_core(self.word_vectors)
         words = len(encoded.words)
