@@ -2,15 +2,16 @@
 
     python -m benchmarks.doc2vec --corpus DOCS.txt [--archs dbow,dm] [--epochs 10]
         [--threads 2] [--repeats 1] [--infer 25000] [--tools wv-engine,gensim-file,gensim-iter]
-        [--out DIR]
+        [--seed 1] [--ours FLAGS] [--out DIR]
 
 DOCS holds one document a line (for example Wikipedia text cut into
 documents), each document's tag its line number. Both tools train on it;
 then the second half of each document is inferred as an unseen document.
 For each architecture and tool: the whole training command
 (time, peak RSS), then the inference of the first --infer unseen halves
-(wv-engine: `wv-engine infer`, every document at once, the whole command;
-gensim: its infer_vector loop, the model's loading left out), and the
+(wv-engine: Doc2Vec.infer, every document at once, and the whole
+`wv-engine infer` command; gensim: its infer_vector loop; the models'
+loading left out of both), and the
 document measure: how often a half's inferred vector finds its own
 document among all trained ones (top 1 and top 10, over the first 2,000).
 gensim's defaults everywhere (dim 100, window 5, 5 negatives, min_count 5,
@@ -57,34 +58,40 @@ def finds_own(trained: np.ndarray, inferred: np.ndarray) -> dict[str, float]:
 def run_ours(arch: str, train: str, held: str, args, work: str) -> dict:
     model = os.path.join(work, "model.d2v")
     cmd = [sys.executable, "-m", "wv_engine.cli", "doc2vec", train, "-o", model, "--arch", arch, "--epochs",
-           str(args.epochs), "--threads", str(args.threads), "--quiet"]
+           str(args.epochs), "--threads", str(args.threads), "--seed", str(args.seed), "--quiet", *args.ours.split()]
     m = run_measured(cmd, stdout_path=os.path.join(work, "train.out"), stderr_path=os.path.join(work, "train.err"))
     inferred = os.path.join(work, "inferred.bin")
     i = run_measured([sys.executable, "-m", "wv_engine.cli", "infer", model, held, "-o", inferred, "--format",
                       "native", "--threads", str(args.threads), "--quiet"],
                      stdout_path=os.path.join(work, "infer.out"), stderr_path=os.path.join(work, "infer.err"))
+    timed = run_measured([sys.executable, "-m", "benchmarks.doc2vec_child", "infer-ours", model, held,
+                          str(args.infer), str(args.threads), work],
+                         stdout_path=os.path.join(work, "infer_ours.out"),
+                         stderr_path=os.path.join(work, "infer_ours.err"))
     from wv_engine import load_vectors
 
-    if not (m.ok and i.ok):
-        return {"error": (m.stderr_tail or i.stderr_tail)[-500:]}
+    if not (m.ok and i.ok and timed.ok):
+        return {"error": (m.stderr_tail or i.stderr_tail or timed.stderr_tail)[-500:]}
     trained, guessed = load_vectors(model), load_vectors(inferred)
     order = np.array([trained.get_index(str(d)) for d in range(len(trained))])
-    return {"train_s": m.wall_s, "peak_rss_mib": m.peak_rss_mib, "infer_s": i.wall_s, "infer_docs": len(guessed),
-            **finds_own(trained.vectors[order], guessed.vectors[:QUALITY_DOCS])}
+    seconds = json.load(open(os.path.join(work, "infer.json")))["seconds"]
+    return {"train_s": m.wall_s, "peak_rss_mib": m.peak_rss_mib, "infer_s": seconds, "infer_command_s": i.wall_s,
+            "infer_docs": len(guessed), **finds_own(trained.vectors[order], guessed.vectors[:QUALITY_DOCS])}
 
 
 def run_gensim(mode: str, arch: str, train: str, held: str, args, work: str) -> dict:
-    cmd = [sys.executable, "-m", "benchmarks.doc2vec_gensim", "train", train, mode, arch, str(args.epochs),
-           str(args.threads), work]
+    cmd = [sys.executable, "-m", "benchmarks.doc2vec_child", "train", train, mode, arch, str(args.epochs),
+           str(args.threads), work, str(args.seed)]
     m = run_measured(cmd, stdout_path=os.path.join(work, "train.out"), stderr_path=os.path.join(work, "train.err"))
-    i = run_measured([sys.executable, "-m", "benchmarks.doc2vec_gensim", "infer", work, held, str(args.infer)],
+    i = run_measured([sys.executable, "-m", "benchmarks.doc2vec_child", "infer", work, held, str(args.infer)],
                      stdout_path=os.path.join(work, "infer.out"), stderr_path=os.path.join(work, "infer.err"))
     if not (m.ok and i.ok):
         return {"error": (m.stderr_tail or i.stderr_tail)[-500:]}
     timing = json.load(open(os.path.join(work, "infer.json")))
     return {"train_s": m.wall_s, "peak_rss_mib": m.peak_rss_mib, "infer_s": timing["seconds"],
             "infer_docs": timing["documents"],
-            **finds_own(np.load(os.path.join(work, "dv.npy")), np.load(os.path.join(work, "inferred.npy"))[:QUALITY_DOCS])}
+            **finds_own(np.load(os.path.join(work, "dv.npy")),
+                        np.load(os.path.join(work, "inferred.npy"))[:QUALITY_DOCS])}
 
 
 def main(argv=None) -> int:
@@ -96,6 +103,9 @@ def main(argv=None) -> int:
     p.add_argument("--repeats", type=int, default=1)
     p.add_argument("--infer", type=int, default=25000, help="unseen documents inferred")
     p.add_argument("--tools", default="wv-engine,gensim-file,gensim-iter")
+    p.add_argument("--seed", type=int, default=1, help="both tools' seed")
+    p.add_argument("--ours", default="", metavar="FLAGS",
+                   help="more flags of wv-engine doc2vec, e.g. '--shared-negatives'")
     p.add_argument("--out", default="/tmp/wv_doc2vec")
     a = p.parse_args(argv)
     os.makedirs(a.out, exist_ok=True)
@@ -118,7 +128,8 @@ def main(argv=None) -> int:
               "epochs": a.epochs, "threads": a.threads, "rows": rows}
     with open(os.path.join(a.out, "doc2vec.json"), "w") as f:
         json.dump(record, f, indent=2)
-    print("\n| arch | tool | train s (median) | infer s | top-1 | top-10 | peak RSS MiB |\n|---|---|---|---|---|---|---|")
+    print("\n| arch | tool | train s (median) | infer s | top-1 | top-10 | peak RSS MiB |")
+    print("|---|---|---|---|---|---|---|")
     for arch in a.archs.split(","):
         for tool in a.tools.split(","):
             rs = [r for r in rows if r["arch"] == arch and r["tool"] == tool and "error" not in r]

@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hotrows.h"
 #include "huffman.h"
-#include "loss_ns.h" /* ns_gradient, ns_draw */
+#include "loss_hs.h" /* hs_hot_rows */
+#include "loss_ns.h" /* ns_gradient, ns_draw, ns_hot_rows */
 #include "memory.h"
 #include "rng.h"
 #include "sigmoid.h"
@@ -31,6 +33,8 @@ struct wv_d2v_worker {
     int32_t *negatives;  /* negative: the current prediction's */
     int32_t *next_negatives; /* negative: the next prediction's, drawn ahead so that their rows are fetched
                               * while this one trains (the loop waits on random rows, not arithmetic) */
+    wv_hot_rows rows;    /* output rows, the most written ones private with several threads (hotrows.h) */
+    int since_sync;      /* predictions since its hot rows were last merged */
     _Atomic double loss_seen;
     _Atomic int64_t examples_seen;
 };
@@ -48,15 +52,15 @@ WV_HOT float *tag_row(const wv_d2v_model *m, int32_t t) { return m->doctags + (s
 /* Negative sampling (word2vec.c's order, a row after another): h predicts
  * target against the negatives; the error for h is added to neu1e, and the
  * output rows move only where the hidden layer learns (not in inference). */
-WV_HOT double predict_ns(const wv_d2v_model *m, const float *h, int32_t target, const int32_t *negatives,
-                         float *neu1e, float alpha) {
+WV_HOT double predict_ns(const wv_d2v_model *m, const wv_hot_rows *rows, const float *h, int32_t target,
+                         const int32_t *negatives, float *neu1e, float alpha) {
     const wv_w2v_model *k = &m->k;
     const int dim = k->cfg.dim;
     double loss = 0.0;
     for (int d = -1; d < k->cfg.negative; d++) {
         int32_t word = d < 0 ? target : negatives[d];
         if (d >= 0 && word == target) continue; /* word2vec.c skips, no redraw */
-        float *out = k->output + (size_t)word * dim;
+        float *out = wv_out_row(rows, word, dim);
         float f = wv_dot(h, out, dim);
         loss -= wv_log_sigmoid(&k->sigmoid, d < 0 ? f : -f);
         float g = ns_gradient(&k->sigmoid, f, d < 0 ? 1.0f : 0.0f, alpha);
@@ -67,14 +71,16 @@ WV_HOT double predict_ns(const wv_d2v_model *m, const float *h, int32_t target, 
 }
 
 /* Hierarchical softmax: the binary decisions along target's Huffman path. */
-WV_HOT double predict_hs(const wv_d2v_model *m, const float *h, int32_t target, float *neu1e, float alpha) {
+WV_HOT double predict_hs(const wv_d2v_model *m, wv_hot_rows *rows, const float *h, int32_t target, float *neu1e,
+                         float alpha) {
     const wv_w2v_model *k = &m->k;
     const int dim = k->cfg.dim;
     const uint8_t *code = k->codes + (size_t)target * WV_MAX_CODE_LENGTH;
     const int32_t *point = k->points + (size_t)target * WV_MAX_CODE_LENGTH;
     double loss = 0.0;
     for (int d = 0; d < k->code_length[target]; d++) {
-        float *out = k->output + (size_t)point[d] * dim;
+        float *out = wv_out_row(rows, point[d], dim);
+        rows->touches += point[d] == rows->hottest;
         float f = wv_dot(h, out, dim);
         loss -= wv_log_sigmoid(&k->sigmoid, code[d] ? -f : f);
         if (f <= -WV_SIGMOID_MAX || f >= WV_SIGMOID_MAX) continue; /* word2vec.c skips outside the table */
@@ -85,10 +91,16 @@ WV_HOT double predict_hs(const wv_d2v_model *m, const float *h, int32_t target, 
     return loss;
 }
 
-WV_HOT double predict(const wv_d2v_model *m, const float *h, int32_t target, const int32_t *negatives,
-                      float *neu1e, float alpha) {
-    return m->k.cfg.loss == WV_LOSS_HS ? predict_hs(m, h, target, neu1e, alpha)
-                                       : predict_ns(m, h, target, negatives, neu1e, alpha);
+/* One prediction by the worker's loss; merges its hot rows when due. */
+WV_HOT double predict(wv_d2v_worker *w, const float *h, int32_t target, float *neu1e, float alpha) {
+    const wv_d2v_model *m = w->m;
+    double loss = m->k.cfg.loss == WV_LOSS_HS ? predict_hs(m, &w->rows, h, target, neu1e, alpha)
+                                              : predict_ns(m, &w->rows, h, target, w->negatives, neu1e, alpha);
+    if (++w->since_sync >= WV_HOT_SYNC_WORDS || w->rows.touches >= WV_HOT_SYNC_TOUCHES) {
+        wv_hot_rows_sync(&w->rows, m->k.cfg.dim);
+        w->since_sync = 0;
+    }
+    return loss;
 }
 
 /* One input row (a tag's, or a context word's with dbow_words) predicts
@@ -96,8 +108,52 @@ WV_HOT double predict(const wv_d2v_model *m, const float *h, int32_t target, con
 WV_HOT double row_step(wv_d2v_worker *w, float *in, float lock, int learn, int32_t target, float alpha) {
     const int dim = w->m->k.cfg.dim;
     wv_zero(w->neu1e, dim);
-    double loss = predict(w->m, in, target, w->negatives, w->neu1e, alpha);
+    double loss = predict(w, in, target, w->neu1e, alpha);
     if (learn) wv_axpy(lock, w->neu1e, in, dim);
+    return loss;
+}
+
+/* PV-DBOW with shared negatives: the tag row h predicts k words at once,
+ * against one negative set: the k positives as row_step does them, each
+ * negative once with the weight of the positives it stands against (those
+ * it is not), and h moves by the sum, once (a step of k predictions taken
+ * at the same h). The negatives' rows are read once for k words. */
+WV_HOT double group_step(wv_d2v_worker *w, float *h, const int32_t *targets, int k, int learn, float alpha) {
+    const wv_d2v_model *m = w->m;
+    const wv_w2v_model *km = &m->k;
+    const int dim = km->cfg.dim;
+    float *neu1e = w->neu1e;
+    wv_zero(neu1e, dim);
+    double loss = 0.0;
+    for (int j = 0; j < k; j++) {
+        float *out = wv_out_row(&w->rows, targets[j], dim);
+        float f = wv_dot(h, out, dim);
+        loss -= wv_log_sigmoid(&km->sigmoid, f);
+        float g = ns_gradient(&km->sigmoid, f, 1.0f, alpha);
+        wv_axpy(g, out, neu1e, dim);
+        if (m->learn_hidden) wv_axpy(g, h, out, dim);
+    }
+    /* each of the group's negatives stands for negative / group_negatives of each word's */
+    const float share = (float)km->cfg.negative / (float)m->group_negatives;
+    for (int d = 0; d < m->group_negatives; d++) {
+        const int32_t word = w->negatives[d];
+        int against = k;
+        for (int j = 0; j < k; j++) against -= targets[j] == word; /* word2vec.c skips a negative equal to its target */
+        if (!against) continue;
+        const float weight = share * (float)against;
+        float *out = wv_out_row(&w->rows, word, dim);
+        float f = wv_dot(h, out, dim);
+        loss -= weight * wv_log_sigmoid(&km->sigmoid, -f);
+        float g = ns_gradient(&km->sigmoid, f, 0.0f, alpha) * weight;
+        wv_axpy(g, out, neu1e, dim);
+        if (m->learn_hidden) wv_axpy(g, h, out, dim);
+    }
+    if (learn) wv_axpy(1.0f, neu1e, h, dim);
+    w->since_sync += k;
+    if (w->since_sync >= WV_HOT_SYNC_WORDS) {
+        wv_hot_rows_sync(&w->rows, dim);
+        w->since_sync = 0;
+    }
     return loss;
 }
 
@@ -115,7 +171,7 @@ WV_HOT double dm_step(wv_d2v_worker *w, const int32_t *tags, int n_tags, const i
     const float inv = 1.0f / (float)(n_ctx + n_tags);
     if (m->k.cfg.cbow_mean) wv_scale(inv, neu1, dim);
     wv_zero(neu1e, dim);
-    double loss = predict(m, neu1, target, w->negatives, neu1e, alpha);
+    double loss = predict(w, neu1, target, neu1e, alpha);
     if (!m->k.cfg.cbow_mean) wv_scale(inv, neu1e, dim);
     if (m->learn_doctags)
         for (int t = 0; t < n_tags; t++) wv_axpy(1.0f, neu1e, tag_row(m, tags[t]), dim);
@@ -135,7 +191,7 @@ WV_HOT double concat_step(wv_d2v_worker *w, const int32_t *tags, int n_tags, con
     for (int s = 0; s < n_slots; s++)
         memcpy(neu1 + (size_t)(n_tags + s) * vd, word_row(m, slots[s]), sizeof(float) * (size_t)vd);
     wv_zero(neu1e, dim);
-    double loss = predict(m, neu1, target, w->negatives, neu1e, alpha);
+    double loss = predict(w, neu1, target, neu1e, alpha);
     if (m->learn_doctags)
         for (int t = 0; t < n_tags; t++) wv_axpy(1.0f, neu1e + (size_t)t * vd, tag_row(m, tags[t]), vd);
     if (m->learn_words)
@@ -146,15 +202,20 @@ WV_HOT double concat_step(wv_d2v_worker *w, const int32_t *tags, int n_tags, con
 
 /* The output rows a prediction of `word` reads (its own, or its Huffman
  * path's), asked for ahead of their use. */
-WV_HOT void prefetch_target(const wv_d2v_model *m, int32_t word) {
-    const wv_w2v_model *k = &m->k;
+WV_HOT void prefetch_target(const wv_d2v_worker *w, int32_t word) {
+    const wv_w2v_model *k = &w->m->k;
     if (k->cfg.loss == WV_LOSS_NS) {
-        wv_prefetch_span(k->output + (size_t)word * k->cfg.dim, (size_t)k->cfg.dim);
+        wv_prefetch_span(wv_out_row(&w->rows, word, k->cfg.dim), (size_t)k->cfg.dim);
         return;
     }
     const int32_t *point = k->points + (size_t)word * WV_MAX_CODE_LENGTH;
     for (int d = 0; d < k->code_length[word]; d++)
-        wv_prefetch_span(k->output + (size_t)point[d] * k->cfg.dim, (size_t)k->cfg.dim);
+        wv_prefetch_span(wv_out_row(&w->rows, point[d], k->cfg.dim), (size_t)k->cfg.dim);
+}
+
+/* Negatives drawn a prediction: cfg.negative, or more for the groups of shared negatives. */
+WV_HOT int draws(const wv_d2v_model *m) {
+    return m->shared_negatives && m->group_negatives > m->k.cfg.negative ? m->group_negatives : m->k.cfg.negative;
 }
 
 /* The set drawn ahead becomes the current one, and the next is drawn and its rows fetched. */
@@ -164,9 +225,10 @@ WV_HOT void draw_negatives(wv_d2v_worker *w, wv_rng *rng) {
     int32_t *t = w->negatives;
     w->negatives = w->next_negatives;
     w->next_negatives = t;
-    ns_draw(k, rng, w->next_negatives);
-    for (int d = 0; d < k->cfg.negative; d++)
-        wv_prefetch_span(k->output + (size_t)w->next_negatives[d] * k->cfg.dim, (size_t)k->cfg.dim);
+    const int n = draws(w->m);
+    for (int d = 0; d < n; d++) w->next_negatives[d] = wv_alias_draw(&k->noise, rng);
+    for (int d = 0; d < n; d++)
+        wv_prefetch_span(wv_out_row(&w->rows, w->next_negatives[d], k->cfg.dim), (size_t)k->cfg.dim);
 }
 
 /* Trains the piece w->piece[0..len) of a document tagged tags[0..n_tags). */
@@ -176,10 +238,11 @@ static void train_piece(wv_d2v_worker *w, wv_rng *rng, int len, const int32_t *t
     wv_d2v_model *m = w->m;
     const int window = m->k.cfg.window;
     const int32_t *p = w->piece;
-    if (m->k.cfg.loss == WV_LOSS_NS) ns_draw(&m->k, rng, w->next_negatives); /* the first prediction's */
+    if (m->k.cfg.loss == WV_LOSS_NS) /* the first prediction's */
+        for (int d = 0; d < draws(m); d++) w->next_negatives[d] = wv_alias_draw(&m->k.noise, rng);
     for (int i = 0; i < len; i++) {
         const int32_t target = p[i];
-        if (i + 1 < len) prefetch_target(m, p[i + 1]);
+        if (i + 1 < len) prefetch_target(w, p[i + 1]);
         int radius = window;
         if (m->mode != WV_D2V_DM_CONCAT && m->k.cfg.shrink_windows)
             radius = window - (int)wv_rng_below(rng, (uint32_t)window);
@@ -192,6 +255,17 @@ static void train_piece(wv_d2v_worker *w, wv_rng *rng, int len, const int32_t *t
                     *loss += row_step(w, word_row(m, p[c]), word_lock(m, p[c]), 1, target, alpha);
                     (*examples)++;
                 }
+            if (m->shared_negatives && m->k.cfg.loss == WV_LOSS_NS) {
+                if (i % m->group) continue; /* the group's first word trains the group */
+                const int k = len - i < m->group ? len - i : m->group;
+                for (int c = i + m->group; c < i + 2 * m->group && c < len; c++) prefetch_target(w, p[c]);
+                for (int t = 0; t < n_tags; t++) {
+                    draw_negatives(w, rng);
+                    *loss += group_step(w, tag_row(m, tags[t]), p + i, k, m->learn_doctags, alpha);
+                    *examples += k;
+                }
+                continue;
+            }
             for (int t = 0; t < n_tags; t++) {
                 draw_negatives(w, rng);
                 *loss += row_step(w, tag_row(m, tags[t]), 1.0f, m->learn_doctags, target, alpha);
@@ -315,27 +389,36 @@ static void run_worker(void *arg) {
         }
         if (stop) break;
     }
+    wv_hot_rows_sync(&w->rows, m->k.cfg.dim);
     publish(w, &t);
 }
 
 typedef struct {
     size_t piece, slots, layer, negatives;
+    wv_hot_span hot;
 } worker_sizes;
 
-static worker_sizes sizes_of(const wv_d2v_model *m) {
+/* The buffers of a thread among n_threads: with several, and output rows
+ * that learn, a private copy of the loss's hot rows (cfg.hot_rows of them:
+ * the most frequent words' with NS, the top of the tree with HS). */
+static worker_sizes sizes_of(const wv_d2v_model *m, int n_threads) {
+    const int32_t wanted = n_threads > 1 && m->learn_hidden ? m->k.cfg.hot_rows : 0;
     return (worker_sizes){
         .piece = (size_t)m->k.cfg.max_sentence_length * sizeof(int32_t),
         .slots = (size_t)(2 * (size_t)m->k.cfg.window + 1) * sizeof(int32_t),
         .layer = (size_t)m->k.cfg.dim * sizeof(float),
-        .negatives = (size_t)(m->k.cfg.negative > 0 ? m->k.cfg.negative : 1) * sizeof(int32_t),
+        .negatives = (size_t)(m->k.cfg.negative > m->group_negatives ? m->k.cfg.negative : m->group_negatives)
+                     * sizeof(int32_t),
+        .hot = m->k.cfg.loss == WV_LOSS_HS ? hs_hot_rows(&m->k, wanted) : ns_hot_rows(&m->k, wanted),
     };
 }
 
 size_t wv_d2v_worker_bytes(const wv_d2v_model *m, int n_threads) {
     if (n_threads < 1) n_threads = 1;
-    worker_sizes z = sizes_of(m);
+    worker_sizes z = sizes_of(m, n_threads);
+    size_t hot = (size_t)(z.hot.hi > z.hot.lo ? z.hot.hi - z.hot.lo : 0) * z.layer;
     size_t one = wv_lines_bytes(z.piece) + wv_lines_bytes(z.slots) + 2 * wv_lines_bytes(z.layer)
-                 + 2 * wv_lines_bytes(z.negatives) + sizeof(wv_d2v_worker);
+                 + 2 * wv_lines_bytes(z.negatives) + 2 * wv_lines_bytes(hot) + sizeof(wv_d2v_worker);
     return (size_t)n_threads * one;
 }
 
@@ -344,15 +427,17 @@ static void free_workers(wv_d2v_model *m) {
     for (int t = 0; t < m->n_threads; t++) {
         wv_d2v_worker *w = &m->workers[t];
         free(w->piece); free(w->slots); free(w->neu1); free(w->neu1e); free(w->negatives); free(w->next_negatives);
+        wv_hot_rows_free(&w->rows);
     }
     free(m->workers);
     m->workers = NULL;
     m->n_threads = 0;
 }
 
-static wv_status init_worker(wv_d2v_model *m, wv_d2v_worker *w, int epoch) {
-    worker_sizes z = sizes_of(m);
+static wv_status init_worker(wv_d2v_model *m, wv_d2v_worker *w, int epoch, int n_threads) {
+    worker_sizes z = sizes_of(m, n_threads);
     w->m = m;
+    w->rows = wv_hot_rows_none(m->k.output);
     w->epoch = epoch;
     atomic_init(&w->loss_seen, 0.0);
     atomic_init(&w->examples_seen, 0);
@@ -362,7 +447,8 @@ static wv_status init_worker(wv_d2v_model *m, wv_d2v_worker *w, int epoch) {
     w->neu1e = wv_alloc_lines(z.layer);
     w->negatives = wv_alloc_lines(z.negatives);
     w->next_negatives = wv_alloc_lines(z.negatives);
-    return w->piece && w->slots && w->neu1 && w->neu1e && w->negatives && w->next_negatives ? WV_OK : WV_ERR_NOMEM;
+    if (!w->piece || !w->slots || !w->neu1 || !w->neu1e || !w->negatives || !w->next_negatives) return WV_ERR_NOMEM;
+    return wv_hot_rows_init(&w->rows, m->k.output, m->k.cfg.dim, z.hot);
 }
 
 void wv_d2v_model_init(wv_d2v_model *m) {
@@ -374,6 +460,9 @@ void wv_d2v_model_init(wv_d2v_model *m) {
     m->doc_seed = NULL;
     m->n_docs = m->n_doctags = 0;
     m->infer_epochs = 0;
+    m->shared_negatives = 0;
+    m->group = WV_D2V_GROUP;
+    m->group_negatives = 1;
     m->workers = NULL;
     m->n_threads = 0;
     m->run.running = 0;
@@ -395,7 +484,7 @@ wv_status wv_d2v_start(wv_d2v_model *m, int epoch, int n_threads) {
     if (!m->workers) return WV_ERR_NOMEM;
     m->n_threads = n_threads;
     for (int t = 0; t < n_threads; t++) {
-        if (init_worker(m, &m->workers[t], epoch)) {
+        if (init_worker(m, &m->workers[t], epoch, n_threads)) {
             free_workers(m);
             return WV_ERR_NOMEM;
         }
@@ -432,14 +521,23 @@ wv_status wv_d2v_join(wv_d2v_model *m, double *loss_sum, int64_t *examples) {
     return (wv_status)atomic_load(&m->k.error);
 }
 
-double wv_d2v_step(wv_d2v_model *m, const int32_t *tags, int n_tags, const int32_t *ctx, int n_ctx,
-                   int32_t target, const int32_t *negatives, float alpha, float *scratch) {
+/* A worker for one step outside training (the test entry points): the
+ * caller's negatives and scratch (2 x the layer's width), every output row
+ * shared. */
+static wv_d2v_worker step_worker(wv_d2v_model *m, const int32_t *negatives, float *scratch) {
     wv_d2v_worker w;
     memset(&w, 0, sizeof w);
     w.m = m;
     w.negatives = (int32_t *)negatives; /* only read */
     w.neu1 = scratch;
     w.neu1e = scratch + m->k.cfg.dim;
+    w.rows = wv_hot_rows_none(m->k.output);
+    return w;
+}
+
+double wv_d2v_step(wv_d2v_model *m, const int32_t *tags, int n_tags, const int32_t *ctx, int n_ctx,
+                   int32_t target, const int32_t *negatives, float alpha, float *scratch) {
+    wv_d2v_worker w = step_worker(m, negatives, scratch);
     if (m->mode == WV_D2V_DBOW) {
         double loss = 0.0;
         for (int t = 0; t < n_tags; t++) loss += row_step(&w, tag_row(m, tags[t]), 1.0f, m->learn_doctags, target, alpha);
@@ -447,4 +545,10 @@ double wv_d2v_step(wv_d2v_model *m, const int32_t *tags, int n_tags, const int32
     }
     if (m->mode == WV_D2V_DM) return dm_step(&w, tags, n_tags, ctx, n_ctx, target, alpha);
     return concat_step(&w, tags, n_tags, ctx, n_ctx, target, alpha);
+}
+
+double wv_d2v_group_step(wv_d2v_model *m, int32_t tag, const int32_t *targets, int k, const int32_t *negatives,
+                         float alpha, float *scratch) {
+    wv_d2v_worker w = step_worker(m, negatives, scratch);
+    return group_step(&w, tag_row(m, tag), targets, k, m->learn_doctags, alpha);
 }

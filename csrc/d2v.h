@@ -29,6 +29,8 @@
 #include "w2v.h"
 
 enum { WV_D2V_DBOW = 0, WV_D2V_DM = 1, WV_D2V_DM_CONCAT = 2 };
+/* PV-DBOW with shared negatives: the words a negative set serves (per tag). */
+enum { WV_D2V_GROUP = 8 };
 
 typedef struct wv_d2v_worker wv_d2v_worker;
 
@@ -44,6 +46,9 @@ typedef struct {
     wv_w2v_model k;
     int mode;            /* WV_D2V_DBOW, WV_D2V_DM, WV_D2V_DM_CONCAT */
     int dbow_words;      /* DBOW: skip-gram on the words too */
+    int shared_negatives; /* DBOW with NS: `group` words of a piece share one negative set (group_step) */
+    int group;            /* ... so many words a group (WV_D2V_GROUP) */
+    int group_negatives;  /* ... and so many negatives a group, each weighted negative / group_negatives */
     int dm_tag_count;    /* concat: the tag rows in the input layer (documents with another number are skipped) */
     int vec_dim;         /* the word and tag rows' width */
     int learn_words, learn_doctags, learn_hidden;
@@ -92,5 +97,12 @@ size_t wv_d2v_worker_bytes(const wv_d2v_model *m, int n_threads);
  * scratch holds 2 x k.cfg.dim floats. Returns the loss. */
 double wv_d2v_step(wv_d2v_model *m, const int32_t *tags, int n_tags, const int32_t *ctx, int n_ctx,
                    int32_t target, const int32_t *negatives, float alpha, float *scratch);
+
+/* One PV-DBOW group with shared negatives as training takes it, for tests:
+ * tag row `tag` predicts targets[0..k) against k.cfg.negative negatives,
+ * the positives in turn, each negative once weighted by the positives it is
+ * not, the tag row moved once by the sum. scratch: 2 x k.cfg.dim floats. */
+double wv_d2v_group_step(wv_d2v_model *m, int32_t tag, const int32_t *targets, int k, const int32_t *negatives,
+                         float alpha, float *scratch);
 
 #endif

@@ -38,6 +38,19 @@ def _loss(h, out, target, negatives, loss, codes=None, points=None):
     return -sum(np.log(sig((1 - 2 * int(c)) * (h @ out[p]))) for c, p in zip(codes, points))
 
 
+def _core_on_random_rows(model, rng):
+    """The model's core with its rows drawn at random (so that every step
+    has a gradient), its documents attached at a constant rate."""
+    model.output_vectors[:] = rng.normal(0, 0.3, model.output_vectors.shape)
+    model.doc_vectors[:] = rng.normal(0, 0.3, model.doc_vectors.shape)
+    model.word_vectors[:] = rng.normal(0, 0.3, model.word_vectors.shape)
+    core = model._make_core(model.word_vectors)
+    enc = model._documents[1]
+    core.set_documents(enc.words, enc.doc_start, model.doc_vectors, enc.tag_start, enc.tags, schedule_words=10,
+                       alpha=0.1, min_alpha=0.1)
+    return core
+
+
 def _numeric_grad(f, x, eps=1e-4):
     g = np.zeros_like(x)
     for i in range(len(x)):
@@ -55,14 +68,7 @@ def test_each_modes_step_moves_the_rows_down_the_gradient(mode, loss):
             (["e", "d", "a"], ["y"])]
     model = Doc2Vec(arch=arch, loss=loss, dim=4, window=1, negative=3, min_count=1, sample=0, threads=1,
                     dm_mean=mode != "dm_sum", dm_concat=mode == "dm_concat", epochs=1).build_vocab(docs)
-    rng = np.random.default_rng(1)
-    model.output_vectors[:] = rng.normal(0, 0.3, model.output_vectors.shape)
-    model.doc_vectors[:] = rng.normal(0, 0.3, model.doc_vectors.shape)
-    model.word_vectors[:] = rng.normal(0, 0.3, model.word_vectors.shape)
-    core = model._make_core(model.word_vectors)
-    enc = model._documents[1]
-    core.set_documents(enc.words, enc.doc_start, model.doc_vectors, enc.tag_start, enc.tags, schedule_words=10,
-                       alpha=0.1, min_alpha=0.1)
+    core = _core_on_random_rows(model, np.random.default_rng(1))
     words = model.vocab.words
     target = words.index("c")
     tags = [0, 1] if mode in ("dm_mean", "dm_sum") else [0]  # DBOW's tags each step in turn: one here
@@ -100,6 +106,46 @@ def test_each_modes_step_moves_the_rows_down_the_gradient(mode, loss):
             np.testing.assert_allclose(moved, g, **tol)
 
 
+def test_a_shared_negatives_group_is_k_predictions_at_one_point():
+    """PV-DBOW with shared negatives: the tag row moves by alpha times minus
+    the gradient of the k positives' losses, each against the whole
+    negative set; a negative equal to a target stands against the others
+    only, its row as that target's step left it."""
+    docs = [(["a", "b", "c", "d", "e", "f"], ["x"])]
+    model = Doc2Vec(arch="dbow", dim=5, negative=3, min_count=1, sample=0, threads=1,
+                    shared_negatives=True).build_vocab(docs)
+    model._group = (8, 3)  # as many negatives a group as a word has: each weighted 1
+    rng = np.random.default_rng(2)
+    ids = {w: i for i, w in enumerate(model.vocab.words)}
+    targets = [ids["a"], ids["b"], ids["c"]]
+    for negatives in ([ids["d"], ids["e"], ids["f"]], [ids["d"], ids["b"], ids["f"]]):
+        core = _core_on_random_rows(model, rng)
+        out = model.output_vectors.astype(np.float64).copy()
+        h = model.doc_vectors[0].astype(np.float64)
+        if negatives[1] != ids["b"]:  # distinct rows: a step down the gradient of the k predictions' losses
+            f = lambda x: sum(_loss(x, out, t, negatives, "ns") for t in targets)  # noqa: E731
+            expected_move = -0.1 * _numeric_grad(f, h)
+        core.group_step(0, targets, negatives, 0.1)
+        # the same step in float64 with the exact sigmoid, written out
+        sig = lambda x: 1.0 / (1.0 + np.exp(-x))  # noqa: E731
+        neu1e = np.zeros(5)
+        for t in targets:
+            g = (1 - sig(h @ out[t])) * 0.1
+            neu1e += g * out[t]
+            out[t] += g * h
+        for n in negatives:
+            weight = sum(t != n for t in targets)
+            g = -sig(h @ out[n]) * 0.1 * weight
+            neu1e += g * out[n]
+            out[n] += g * h
+        # the core reads the sigmoid from word2vec.c's table (steps of 0.012): over the 12 terms here
+        # that is up to 1e-3 in a move of 0.03-0.2
+        np.testing.assert_allclose(model.doc_vectors[0] - h, neu1e, rtol=0.02, atol=1e-3)
+        np.testing.assert_allclose(model.output_vectors, out, rtol=0.02, atol=1e-3)
+        if negatives[1] != ids["b"]:
+            np.testing.assert_allclose(model.doc_vectors[0] - h, expected_move, rtol=0.02, atol=1e-3)
+
+
 def test_frozen_rows_do_not_move_in_a_step():
     docs = [(["a", "b", "c"], ["x"])]
     model = Doc2Vec(arch="dm", dim=4, window=1, negative=2, min_count=1, sample=0, threads=1).build_vocab(docs)
@@ -129,6 +175,7 @@ def _topic_of_inferred(model, labels, inferred):
 # inferred vectors do not find their topic either).
 @pytest.mark.parametrize("arch, kwargs, purity, inferred", [
     ("dbow", {}, 0.95, 0.9), ("dbow", {"dbow_words": True}, 0.95, 0.9), ("dbow", {"loss": "hs"}, 0.95, 0.9),
+    ("dbow", {"shared_negatives": True}, 0.95, 0.9),
     ("dm", {}, 0.6, 0.4), ("dm", {"dm_mean": False}, 0.6, 0.4), ("dm", {"loss": "hs"}, 0.25, None),
 ])
 def test_documents_of_one_topic_are_neighbours_and_inference_finds_their_topic(arch, kwargs, purity, inferred):

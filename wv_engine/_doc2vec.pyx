@@ -28,6 +28,7 @@ cdef extern from "w2v.h":
         float alpha, min_alpha
         int linear_decay
         uint64_t seed
+        int32_t hot_rows
     ctypedef struct wv_w2v_model:
         wv_w2v_config cfg
         int32_t vocab_size
@@ -47,7 +48,7 @@ cdef extern from "d2v.h":
     int WV_D2V_DBOW, WV_D2V_DM, WV_D2V_DM_CONCAT
     ctypedef struct wv_d2v_model:
         wv_w2v_model k
-        int mode, dbow_words, dm_tag_count, vec_dim
+        int mode, dbow_words, shared_negatives, group, group_negatives, dm_tag_count, vec_dim
         int learn_words, learn_doctags, learn_hidden
         int32_t null_word
         float *doctags
@@ -66,6 +67,8 @@ cdef extern from "d2v.h":
     size_t wv_d2v_worker_bytes(const wv_d2v_model *m, int n_threads) nogil
     double wv_d2v_step(wv_d2v_model *m, const int32_t *tags, int n_tags, const int32_t *ctx, int n_ctx,
                        int32_t target, const int32_t *negatives, float alpha, float *scratch) nogil
+    double wv_d2v_group_step(wv_d2v_model *m, int32_t tag, const int32_t *targets, int k,
+                             const int32_t *negatives, float alpha, float *scratch) nogil
 
 
 cdef extern from *:
@@ -93,15 +96,20 @@ def layer_size(str mode, int vector_size, int window, int dm_tag_count):
     return (dm_tag_count + 2 * window) * vector_size if mode == "dm_concat" else vector_size
 
 
-def worker_bytes(*, str mode, int vector_size, int window, int negative, int max_sentence_length,
-                 int dm_tag_count, int threads):
-    """The bytes a pass's threads allocate, for the memory check made first."""
+def worker_bytes(*, str mode, str loss, int vector_size, int window, int negative, int max_sentence_length,
+                 int dm_tag_count, int32_t vocab_size, int threads):
+    """The bytes a training pass's threads allocate (buffers and private hot
+    output rows), for the memory check made first."""
     cdef wv_d2v_model m
     wv_d2v_model_init(&m)
+    m.k.cfg.loss = WV_LOSS_HS if loss == "hs" else WV_LOSS_NS
     m.k.cfg.dim = layer_size(mode, vector_size, window, dm_tag_count)
     m.k.cfg.window = window
     m.k.cfg.negative = negative
     m.k.cfg.max_sentence_length = max_sentence_length
+    m.k.cfg.hot_rows = 256 if loss == "hs" else 1024
+    m.k.vocab_size = vocab_size
+    m.learn_hidden = 1
     return wv_d2v_worker_bytes(&m, threads)
 
 
@@ -125,7 +133,8 @@ cdef class Doc2VecCore:
     def __init__(self, *, str mode, str loss, int vector_size, int window, int negative,
                  int max_sentence_length, bint cbow_mean, bint shrink_windows, uint64_t seed, bint dbow_words,
                  int dm_tag_count, float[:, ::1] word_vectors, float[:, ::1] output_vectors, float[::1] keep_prob,
-                 noise=None, huffman=None):
+                 noise=None, huffman=None, int32_t hot_rows=-1, bint shared_negatives=False, int group=8,
+                 int group_negatives=0):
         if mode not in MODES or loss not in ("ns", "hs"):
             raise ValueError(f"mode must be one of {sorted(MODES)} and loss 'ns' or 'hs'")
         cdef int32_t V = keep_prob.shape[0]
@@ -139,6 +148,11 @@ cdef class Doc2VecCore:
             raise ValueError("window, max_sentence_length, dm_tag_count and (NS) negative must be >= 1")
         self.m.mode = MODES[mode]
         self.m.dbow_words = dbow_words
+        self.m.shared_negatives = shared_negatives and mode == "dbow" and loss == "ns"
+        if group < 1 or group_negatives < 0:
+            raise ValueError("group must be >= 1 and group_negatives >= 0")
+        self.m.group = group
+        self.m.group_negatives = group_negatives or max(negative, 1)
         self.m.dm_tag_count = dm_tag_count
         self.m.vec_dim = vector_size
         self.m.null_word = V
@@ -151,6 +165,9 @@ cdef class Doc2VecCore:
         self.m.k.cfg.cbow_mean = cbow_mean
         self.m.k.cfg.shrink_windows = shrink_windows
         self.m.k.cfg.seed = seed
+        # with several threads, each keeps a private copy of this many of the most written output rows
+        # (word2vec's defaults: fewer for HS, whose top rows take many more updates each)
+        self.m.k.cfg.hot_rows = hot_rows if hot_rows >= 0 else (256 if loss == "hs" else 1024)
         self.m.k.vocab_size = V
         self.m.k.input = &word_vectors[0, 0]
         self.m.k.keep_prob = &keep_prob[0]
@@ -328,3 +345,20 @@ cdef class Doc2VecCore:
             raise ValueError("negatives out of range")
         self.m.learn_words, self.m.learn_doctags, self.m.learn_hidden = learn_words, learn_doctags, learn_hidden
         return wv_d2v_step(&self.m, &t[0], t.shape[0], &c[0], n_ctx, target, &neg[0], alpha, &scratch[0])
+
+    def group_step(self, int32_t tag, targets, negatives, float alpha):
+        """One PV-DBOW group with shared negatives as training takes it
+        (tests): tag row `tag` predicts `targets` against `negatives`; returns
+        the loss. Rows move in place."""
+        cdef int32_t[::1] t = np.ascontiguousarray(targets, dtype=np.int32)
+        cdef int32_t[::1] neg = np.ascontiguousarray(negatives, dtype=np.int32)
+        cdef float[::1] scratch = np.zeros(2 * self.m.k.cfg.dim, dtype=np.float32)
+        if not self._docs or not 0 <= tag < self.m.n_doctags or t.shape[0] < 1 or self.m.mode != WV_D2V_DBOW:
+            raise ValueError("attach documents first; a DBOW model, a tag in range and at least one target")
+        if self.m.k.cfg.loss != WV_LOSS_NS or neg.shape[0] != self.m.group_negatives:
+            raise ValueError(f"a group takes {self.m.group_negatives} negatives")
+        for a in (np.asarray(t), np.asarray(neg)):
+            if a.min() < 0 or a.max() >= self.m.k.vocab_size:
+                raise ValueError("word ids out of range")
+        self.m.learn_doctags = self.m.learn_hidden = 1
+        return wv_d2v_group_step(&self.m, tag, &t[0], t.shape[0], &neg[0], alpha, &scratch[0])

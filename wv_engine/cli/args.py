@@ -154,6 +154,8 @@ def _add_doc2vec(sub) -> None:
     p.add_argument("--dm-tag-count", type=bounded("dm_tag_count"), default=1,
                    help="--dm-concat: the tags of each document (documents with another number are skipped)")
     p.add_argument("--dbow-words", action="store_true", help="PV-DBOW: train the word vectors too (skip-gram)")
+    p.add_argument("--shared-negatives", action="store_true", default=None,
+                   help="PV-DBOW with --loss ns: each 8 words of a document share one negative set, read once")
     p.add_argument("--loss", choices=["ns", "hs"], default="ns")
     p.add_argument("--dim", type=bounded("dim"), default=100)
     p.add_argument("--window", type=bounded("window"), default=5)

@@ -15,7 +15,7 @@ from .common import EXIT_ERROR, check_outputs, say, secondary
 
 DOC2VEC_FLAGS = ("arch", "loss", "dim", "window", "negative", "min_count", "sample", "epochs", "alpha", "min_alpha",
                  "threads", "seed", "max_vocab_size", "max_final_vocab", "dm_mean", "dm_concat", "dm_tag_count",
-                 "dbow_words")
+                 "dbow_words", "shared_negatives")
 
 
 def run_doc2vec(args) -> int:

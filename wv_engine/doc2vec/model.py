@@ -63,7 +63,8 @@ class Doc2Vec:
                  min_alpha: float = 0.0001, threads: int | None = None, seed: int = 1,
                  max_vocab_size: int | None = None, max_final_vocab: int | None = None, ns_exponent: float = 0.75,
                  dm_mean: bool = True, dm_concat: bool = False, dm_tag_count: int = 1, dbow_words: bool = False,
-                 shrink_windows: bool = True, max_sentence_length: int = doc2vec_settings.MAX_DOCUMENT_WORDS):
+                 shrink_windows: bool = True, max_sentence_length: int = doc2vec_settings.MAX_DOCUMENT_WORDS,
+                 shared_negatives: bool | None = None, hot_rows: int | None = None):
         settings = {k: v for k, v in locals().items() if k != "self"}
         self.__dict__.update(doc2vec_settings.resolve(**settings))
         self.vocab: Vocabulary | None = None
@@ -75,6 +76,7 @@ class Doc2Vec:
         self.history: list[EpochStats] = []
         self._documents: tuple[Documents, EncodedDocuments] | None = None
         self._core: Any = None
+        self._group = (8, 2 * self.negative)  # shared negatives: words a group, negatives a group
 
     def config(self) -> dict:
         """The settings as a JSON-serialisable dict (stored with a saved model)."""
@@ -127,7 +129,9 @@ class Doc2Vec:
             mode=doc2vec_settings.mode(self), loss=self.loss, vector_size=self.dim, window=self.window,
             negative=self.negative, max_sentence_length=self.max_sentence_length, cbow_mean=self.dm_mean,
             shrink_windows=self.shrink_windows, seed=self.seed, dbow_words=self.dbow_words,
-            dm_tag_count=self.dm_tag_count, word_vectors=word_vectors, output_vectors=self.output_vectors,
+            dm_tag_count=self.dm_tag_count, shared_negatives=self.shared_negatives, hot_rows=self.hot_rows,
+            group=self._group[0], group_negatives=self._group[1], word_vectors=word_vectors,
+            output_vectors=self.output_vectors,
             keep_prob=vocab.keep_probabilities(self.sample),
             noise=vocab.noise_sampler(self.ns_exponent) if self.loss == "ns" else None,
             huffman=vocab.huffman() if self.loss == "hs" else None)

@@ -19,12 +19,12 @@ KEY_BYTES = 80  # a tag's key in memory: a str and its place in the dict
 # every setting, in the order config() gives them
 NAMES = ("arch", "loss", "dim", "window", "negative", "min_count", "sample", "epochs", "alpha", "min_alpha",
          "threads", "seed", "max_vocab_size", "max_final_vocab", "ns_exponent", "dm_mean", "dm_concat",
-         "dm_tag_count", "dbow_words", "shrink_windows", "max_sentence_length")
+         "dm_tag_count", "dbow_words", "shrink_windows", "max_sentence_length", "shared_negatives", "hot_rows")
 
 
 def resolve(*, arch, loss, dim, window, negative, min_count, sample, epochs, alpha, min_alpha, threads, seed,
             max_vocab_size, max_final_vocab, ns_exponent, dm_mean, dm_concat, dm_tag_count, dbow_words,
-            shrink_windows, max_sentence_length) -> dict:
+            shrink_windows, max_sentence_length, shared_negatives=None, hot_rows=None) -> dict:
     """The settings checked (ValueError naming the setting and its range)
     and completed, as Doc2Vec keeps them."""
     _check("arch", arch, arch in ARCHS, f"one of {ARCHS}")
@@ -43,6 +43,11 @@ def resolve(*, arch, loss, dim, window, negative, min_count, sample, epochs, alp
         _check(name, value, value in (True, False, 0, 1), "True or False")
         out[name] = bool(value)
     out.update(arch=arch, loss=loss, threads=resolve_threads(threads))
+    _check("shared_negatives", shared_negatives, shared_negatives in (None, True, False), "None, True or False")
+    out["shared_negatives"] = bool(shared_negatives) and arch == "dbow" and loss == "ns"
+    if hot_rows is None:  # word2vec's defaults: fewer for HS, whose top rows take many more updates each
+        hot_rows = 256 if loss == "hs" else 1024
+    out["hot_rows"] = bounded("hot_rows", hot_rows)
     if out["dm_concat"] and arch != "dm":
         raise ValueError("dm_concat applies to arch='dm' only")
     if out["dbow_words"] and arch != "dbow":
@@ -73,8 +78,9 @@ def memory_needed(settings: Any, words: int, tags: int, doc_words: int, docs: in
         "documents": doc_words * 4 + docs * 16 + tags * 4,
         "tag_keys": tags * KEY_BYTES,
         "training_threads": _doc2vec.worker_bytes(
-            mode=mode(settings), vector_size=dim, window=settings.window, negative=settings.negative,
-            max_sentence_length=settings.max_sentence_length, dm_tag_count=settings.dm_tag_count, threads=threads),
+            mode=mode(settings), loss=settings.loss, vector_size=dim, window=settings.window,
+            negative=settings.negative, max_sentence_length=settings.max_sentence_length,
+            dm_tag_count=settings.dm_tag_count, vocab_size=min(words, 2**31 - 1), threads=threads),
     }
     est["total"] = sum(est.values())
     return est
