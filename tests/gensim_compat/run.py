@@ -48,6 +48,9 @@ REWRITES = {
         ("        from gensim.models import word2vec_corpusfile",
          "        from wv_engine.gensim import word2vec_corpusfile"),
     ],
+    "test_doc2vec.py": [
+        ("from gensim.models import doc2vec, keyedvectors", "from wv_engine.gensim import doc2vec, keyedvectors"),
+    ],
     "test_fasttext.py": [
         ("from gensim.models.word2vec import LineSentence", "from wv_engine.gensim.word2vec import LineSentence"),
         ("from gensim.models.fasttext import FastText as FT_gensim, FastTextKeyedVectors, _unpack",

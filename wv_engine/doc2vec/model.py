@@ -77,6 +77,7 @@ class Doc2Vec:
         self._documents: tuple[Documents, EncodedDocuments] | None = None
         self._core: Any = None
         self._group = (8, 2 * self.negative)  # shared negatives: words a group, negatives a group
+        self.saved_extra: dict | None = None  # what save(extra=...) stored, once loaded
 
     def config(self) -> dict:
         """The settings as a JSON-serialisable dict (stored with a saved model)."""
@@ -259,14 +260,16 @@ class Doc2Vec:
                 "epoch_loss": [e.loss for e in self.history]}
 
     # ---- saving the whole state -------------------------------------------
-    def save(self, path: str | os.PathLike) -> None:
+    def save(self, path: str | os.PathLike, extra: dict | None = None) -> None:
         """Writes the whole state to one native file, atomically (no
         pickle): the document vectors (what load_vectors reads from it),
         the word and output vectors, the vocabulary, the settings and the
-        history. Doc2Vec.load continues from it."""
+        history. Doc2Vec.load continues from it. `extra`: a
+        JSON-serialisable dict stored with it, given back by load as the
+        model's `saved_extra` (a layer's own settings)."""
         if self.vocab is None:
             raise RuntimeError("nothing to save: the model has no vocabulary yet")
-        doc2vec_state.save_model(self, path)
+        doc2vec_state.save_model(self, path, extra)
 
     @classmethod
     def load(cls, path: str | os.PathLike, **overrides: Any) -> "Doc2Vec":

@@ -26,8 +26,10 @@ _HISTORY_INTS = {"epoch": (0, C_INT_MAX), "examples": (0, INT64_MAX), "words": (
 _HISTORY_FLOATS = {"loss": (0, float("inf")), "seconds": (0, float("inf")), "alpha": (0, float("inf"))}
 
 
-def save_model(model: Any, path: str | os.PathLike) -> None:
-    """Writes `model` (a Doc2Vec with a vocabulary) to `path` atomically."""
+def save_model(model: Any, path: str | os.PathLike, extra: dict | None = None) -> None:
+    """Writes `model` (a Doc2Vec with a vocabulary) to `path` atomically;
+    `extra`, a JSON-serialisable dict, with it (load gives it back as the
+    model's saved_extra)."""
     vocab = model.vocab
     raw = [w.encode("utf-8", "surrogateescape") for w in vocab.words]
     offsets = np.zeros(len(raw) + 1, dtype=np.uint64)
@@ -38,7 +40,10 @@ def save_model(model: Any, path: str | os.PathLike) -> None:
     sections = {"word_vectors": model.word_vectors, "output_vectors": model.output_vectors,
                 "vocab_offsets": offsets, "vocab_blob": np.frombuffer(b"".join(raw), dtype=np.uint8),
                 "vocab_counts": np.asarray(vocab.counts, dtype=np.int64)}
-    formats.save_native(model.dv, path, metadata={**model.metadata(), "doc2vec_state": state}, sections=sections)
+    metadata = {**model.metadata(), "doc2vec_state": state}
+    if extra is not None:
+        metadata["extra"] = extra
+    formats.save_native(model.dv, path, metadata=metadata, sections=sections)
 
 
 def load_model(cls: Any, path: str | os.PathLike, **overrides: Any) -> Any:
@@ -70,6 +75,7 @@ def load_model(cls: Any, path: str | os.PathLike, **overrides: Any) -> Any:
         model.doc_vectors = np.array(doc_vectors, dtype=np.float32, order="C")
         model.epochs_trained = state["epochs_trained"]
         model.history = [EpochStats(**e) for e in state["history"]]
+        model.saved_extra = metadata.get("extra")
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, FormatError):
             raise

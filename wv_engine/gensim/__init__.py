@@ -12,7 +12,8 @@ raises NotImplementedError or is logged. docs/GENSIM.md lists the differences.
 `keyedvectors`, `word2vec`, `phrases` and `callbacks` mirror gensim.models' modules of
 those names, and `wv_engine.gensim.models` mirrors gensim.models' paths."""
 
-from . import callbacks, fasttext, keyedvectors, phrases, word2vec
+from . import callbacks, doc2vec, fasttext, keyedvectors, phrases, word2vec
+from .doc2vec import Doc2Vec, TaggedDocument, TaggedLineDocument
 from .fasttext import FastText, FastTextKeyedVectors, load_facebook_model, load_facebook_vectors, save_facebook_model
 from .keyedvectors import REAL, KeyedVectors, pseudorandom_weak_vector
 from .phrases import ENGLISH_CONNECTOR_WORDS, FrozenPhrases, Phraser, Phrases
@@ -23,7 +24,7 @@ __all__ = ["Word2Vec", "FastText", "FastTextKeyedVectors", "load_facebook_model"
            "save_facebook_model", "fasttext", "KeyedVectors", "LineSentence", "Text8Corpus", "PathLineSentences", "CallbackAny2Vec",
            "REAL", "pseudorandom_weak_vector", "RULE_DEFAULT", "RULE_DISCARD", "RULE_KEEP", "callbacks",
            "keyedvectors", "models", "word2vec", "Phrases", "FrozenPhrases", "Phraser", "ENGLISH_CONNECTOR_WORDS",
-           "phrases"]
+           "phrases", "Doc2Vec", "TaggedDocument", "TaggedLineDocument", "doc2vec"]
 
 
 def __getattr__(name: str):

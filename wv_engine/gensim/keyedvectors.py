@@ -166,11 +166,15 @@ class KeyedVectors:
         return self.has_index_for(key)
 
     def get_vector(self, key: Any, norm: bool = False) -> np.ndarray:
+        """The key's vector: a read-only view, as gensim returns it (so that `v *= 0` cannot change
+        the model by accident), or its unit vector (a new array) with norm=True."""
         index = self.get_index(key)
         if norm:
             self.fill_norms()
             return self.vectors[index] / self.norms[index]
-        return self.vectors[index]
+        view = self.vectors[index]
+        view.setflags(write=False)
+        return view
 
     word_vec = get_vector
 
@@ -326,13 +330,18 @@ class KeyedVectors:
         """The rows of the vocabulary keys among `terms` (vectors and unknown keys have none)."""
         return {self.get_index(t) for t in terms if isinstance(t, _KEY_TYPES) and self.has_index_for(t)}
 
-    def _ranked(self, scores_or_list: Any, topn: int, exclude: set[int]) -> list[tuple[str, float]]:
-        return [(w, s) for w, s in scores_or_list if self.key_to_index.get(w) not in exclude][:topn]
+    def _ranked(self, scores_or_list: Any, topn: int, exclude: set[int], first: int = 0) -> list[tuple[Any, float]]:
+        """The found (key, score) pairs as gensim gives them: each key as it was added (an int
+        stays an int), rows in `exclude` or before `first` left out."""
+        rows = self._vec().key_to_index
+        found = ((rows[w], s) for w, s in scores_or_list)
+        return [(self.index_to_key[r], s) for r, s in found if r not in exclude and r >= first][:topn]
 
     def _restrict(self, clip_start: int, clip_end: int | None, restrict_vocab: int | None) -> int | None:
-        if clip_start or clip_end is not None:
-            raise NotImplementedError("wv_engine.gensim: clip_start/clip_end are not supported; "
-                                      "use restrict_vocab")
+        """The rows a query searches: the first clip_end (or restrict_vocab); those before clip_start
+        are left out of its answer (_ranked)."""
+        if clip_end is not None:
+            return int(clip_end)
         return restrict_vocab or None
 
     def most_similar(self, positive: Any = None, negative: Any = None, topn: int | None = 10, clip_start: int = 0,
@@ -347,9 +356,11 @@ class KeyedVectors:
         terms, weights, exclude = self._query(positive, negative)
         mean = self.get_mean_vector(terms, weights, pre_normalize=True, post_normalize=True, ignore_missing=False)
         if not topn:
-            return self._vec().most_similar([mean], topn=None, restrict_vocab=limit)
-        found = self._vec().most_similar([mean], topn=int(topn) + len(exclude), restrict_vocab=limit)
-        return self._ranked(found, int(topn), exclude)
+            scores = self._vec().most_similar([mean], topn=None, restrict_vocab=limit)
+            return scores[clip_start:] if clip_start else scores
+        found = self._vec().most_similar([mean], topn=int(topn) + len(exclude) + int(clip_start),
+                                         restrict_vocab=limit)
+        return self._ranked(found, int(topn), exclude, int(clip_start))
 
     def most_similar_cosmul(self, positive: Any = None, negative: Any = None, topn: int | None = 10,
                             restrict_vocab: int | None = None):
@@ -435,8 +446,10 @@ class KeyedVectors:
         return used
 
     def doesnt_match(self, words: list) -> Any:
-        """The word furthest from the mean of the others' unit vectors (missing words ignored)."""
-        return self._vec().doesnt_match(self._known(list(words)))
+        """The key furthest from the mean of the keys' unit vectors (missing keys ignored)."""
+        used = self._known(list(words))
+        units = np.vstack([self.get_vector(w, norm=True) for w in used]).astype(REAL)
+        return used[int(np.argmin(units @ _unitvec(units.mean(axis=0))))]
 
     def vectors_for_all(self, keys: Iterable, allow_inference: bool = True,
                         copy_vecattrs: bool = False) -> "KeyedVectors":
