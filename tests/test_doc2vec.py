@@ -366,3 +366,40 @@ def test_the_doc2vec_and_infer_commands_train_save_and_infer(tmp_path):
     assert np.allclose(inferred.vectors[1], model.infer_vector(docs[1][0]), atol=1e-6)
     near = model.dv.most_similar(inferred.vectors[1], topn=1)[0][0]  # the document itself, or one of its topic
     assert labels[int(near)] == labels[1] if near.isdigit() else True
+
+
+def test_a_run_interrupted_after_a_checkpoint_resumes_to_the_same_vectors(tmp_path):
+    docs, _ = _topics(n_docs=300)
+    settings = dict(arch="dm", dim=8, epochs=4, min_count=1, threads=1, seed=5)
+    whole = Doc2Vec(**settings).fit(docs, progress=False)
+
+    def stop_after_two(model, epoch):
+        if epoch.epoch == 1:
+            raise KeyboardInterrupt
+
+    path = tmp_path / "ckpt.d2v"
+    broken = Doc2Vec(**settings).build_vocab(docs)
+    with pytest.raises(KeyboardInterrupt):
+        broken.train(docs, progress=False, callbacks=[stop_after_two], checkpoint=path)
+    back = Doc2Vec.load(path)
+    assert back.epochs_trained == 2 and back.unfinished_epochs == 2
+    back.train(docs, progress=False)
+    assert back.epochs_trained == 4 and back.unfinished_epochs == 0
+    assert np.array_equal(back.doc_vectors, whole.doc_vectors)
+    assert np.array_equal(back.word_vectors, whole.word_vectors)
+
+
+def test_the_command_resumes_a_checkpoint_and_refuses_a_setting_it_contradicts(tmp_path):
+    from wv_engine.cli import main
+
+    docs, _ = _topics(n_docs=200)
+    path = tmp_path / "docs.txt"
+    path.write_text("".join(" ".join(w) + "\n" for w, _ in docs))
+    common = ["--dim", "8", "--min-count", "1", "--threads", "1", "--quiet"]
+    assert main(["doc2vec", str(path), "-o", str(tmp_path / "a.d2v"), "--epochs", "2",
+                 "--checkpoint", str(tmp_path / "c.d2v"), *common]) == 0
+    assert main(["doc2vec", str(path), "-o", str(tmp_path / "b.d2v"), "--resume", str(tmp_path / "c.d2v"),
+                 "--epochs", "3", *common]) == 1  # the checkpoint was trained with epochs=2
+    assert main(["doc2vec", str(path), "-o", str(tmp_path / "b.d2v"), "--resume", str(tmp_path / "c.d2v"),
+                 *common]) == 0
+    assert Doc2Vec.load(tmp_path / "b.d2v").epochs_trained == 4  # two more: the model's epochs

@@ -104,6 +104,7 @@ FILE_FLAGS = [
     ("glove CORPUS -o OUT --eval-every 1 --eval-analogies {} " + W2V, "--eval-analogies", "corpus"),
     ("glove CORPUS -o OUT --eval-every 1 --eval-pairs {} " + W2V, "--eval-pairs", "vectors"),
     ("doc2vec {} -o OUT " + W2V, "INPUT", "vectors"),
+    ("doc2vec CORPUS -o OUT --resume {} --quiet", "--resume", "word2vec"),
     ("infer {} CORPUS -o OUT --quiet", "MODEL", "word2vec"),
     ("infer DOC2VEC {} -o OUT --quiet", "INPUT", "glove"),
     ("svd {} -o OUT --dim 4 --min-count 1 --quiet", "INPUT", "glove"),
@@ -173,7 +174,8 @@ def test_good_files_on_every_flag_train(files, unblocked, tmp_path):
             "--eval-pairs": files["pairs"], "--model": files["phrases"], "--connector-words": files["pairs"],
             "--analogies": files["analogies"], "--pairs": files["pairs"], "VECTORS": files["vectors"],
             "STATS": files["stats"], "MODEL": files["doc2vec"]}
-    resume = {"word2vec": files["word2vec"], "fasttext": files["fasttext"], "glove": files["glove"]}
+    resume = {"word2vec": files["word2vec"], "fasttext": files["fasttext"], "glove": files["glove"],
+              "doc2vec": files["doc2vec"]}
     for line, flag, _ in FILE_FLAGS:
         command = line.split()[0]
         if flag == "--connector-words":

@@ -173,6 +173,7 @@ def _add_doc2vec(sub) -> None:
     p.add_argument("--word-vectors", metavar="PATH", help="also write the word vectors, in --format")
     p.add_argument("--format", choices=list(FORMATS), default="bin",
                    help="of --vectors and --word-vectors: word2vec.c's bin / txt, or native")
+    _add_checkpoints(p, "the whole model (the vectors, the vocabulary, the tags, the settings)")
     p.add_argument("--stats-json", metavar="PATH", help="write timings and per-epoch loss as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar or messages")
 

@@ -11,11 +11,14 @@ from ..io import save_vectors
 from ..memory import peak_rss_bytes
 from ..vectors import Vectors
 from .args import FORMATS
-from .common import EXIT_ERROR, check_outputs, say, secondary
+from .common import EXIT_ERROR, EXIT_INTERRUPTED, check_outputs, final_output, resume_overrides, say, secondary
+from .inputs import resumed
 
 DOC2VEC_FLAGS = ("arch", "loss", "dim", "window", "negative", "min_count", "sample", "epochs", "alpha", "min_alpha",
                  "threads", "seed", "max_vocab_size", "max_final_vocab", "dm_mean", "dm_concat", "dm_tag_count",
                  "dbow_words", "shared_negatives")
+# Settings a checkpoint fixes: a flag typed on --resume must agree with it.
+DOC2VEC_FIXED = tuple(name for name in DOC2VEC_FLAGS if name != "threads")
 
 
 def run_doc2vec(args) -> int:
@@ -24,23 +27,40 @@ def run_doc2vec(args) -> int:
 
     started = time.perf_counter()
     progress = False if args.quiet else None
-    check_outputs(args, "output", "vectors", "word_vectors", "stats_json")
-    model = Doc2Vec(**{name: getattr(args, name) for name in DOC2VEC_FLAGS})
-    documents = read_as("INPUT", args.input, Documents, model.threads)
-    say(args, f"counting words in {args.input}")
-    model.build_vocab(documents, progress=progress)
+    check_outputs(args, "output", "checkpoint", "vectors", "word_vectors", "stats_json")
+    if args.resume:  # its settings, but for the threads; a fixed setting typed must agree with it
+        model = resumed(args, Doc2Vec.saved_config, Doc2Vec.load,
+                        lambda saved: resume_overrides(args, saved, DOC2VEC_FIXED))
+        documents = read_as("INPUT", args.input, Documents, model.threads)
+        say(args, f"resuming from {args.resume}: {model.epochs_trained} epoch(s) trained, "
+                  f"{model.unfinished_epochs or model.epochs} to train")
+    else:
+        model = Doc2Vec(**{name: getattr(args, name) for name in DOC2VEC_FLAGS})
+        documents = read_as("INPUT", args.input, Documents, model.threads)
+        say(args, f"counting words in {args.input}")
+        model.build_vocab(documents, progress=progress)
+        say(args, f"{documents.n_docs:,} documents, {len(model.tag_keys):,} tags, vocabulary of "
+                  f"{len(model.vocab):,} words ({time.perf_counter() - started:.1f} s)")
     count_seconds = time.perf_counter() - started
-    say(args, f"{documents.n_docs:,} documents, {len(model.tag_keys):,} tags, vocabulary of {len(model.vocab):,} "
-              f"words ({count_seconds:.1f} s)")
-    stats = model.train(documents, progress=progress)
+    interrupted = False
+    try:
+        stats = model.train(documents, progress=progress, checkpoint=args.checkpoint,
+                            checkpoint_every=args.checkpoint_every)
+    except KeyboardInterrupt:
+        interrupted, stats = True, model.last_stats
+        say(args, f"interrupted after {stats.epochs} full epoch(s): saving what is trained"
+                  + (f" (checkpoint: {args.checkpoint})" if args.checkpoint else ""))
     t0 = time.perf_counter()
-    model.save(args.output)
+    output = final_output(args, interrupted, stats.epochs)
+    model.save(output)
     ok = True
+    if args.checkpoint and not interrupted:
+        ok = secondary(args, f"checkpoint {args.checkpoint}", lambda: model.save(args.checkpoint))
     for path, vectors in ((args.vectors, model.dv), (args.word_vectors, model.wv)):
         if path:
             ok &= secondary(args, f"file {path}", lambda p=path, v=vectors: save_vectors(v, p, FORMATS[args.format]))
     total = time.perf_counter() - started
-    say(args, f"wrote the model to {args.output} ({stats.words_per_sec:,.0f} words/s, {total:.1f} s in all)")
+    say(args, f"wrote the model to {output} ({stats.words_per_sec:,.0f} words/s, {total:.1f} s in all)")
     if args.stats_json:
         ok &= secondary(args, f"stats file {args.stats_json}", lambda: write_json(args.stats_json, {
             "documents": documents.n_docs, "tags": len(model.tag_keys), "vocab_size": len(model.vocab),
@@ -48,9 +68,9 @@ def run_doc2vec(args) -> int:
             "count_seconds": count_seconds, "train_seconds": stats.train_seconds,
             "save_seconds": time.perf_counter() - t0, "total_seconds": total, "words_per_sec": stats.words_per_sec,
             "epoch_loss": stats.epoch_loss, "peak_rss_bytes": peak_rss_bytes(), "config": model.config(),
-            "output": args.output,
+            "output": output, "interrupted": interrupted, "resumed_from": args.resume,
         }))
-    return 0 if ok else EXIT_ERROR
+    return EXIT_INTERRUPTED if interrupted else 0 if ok else EXIT_ERROR
 
 
 def run_infer(args) -> int:

@@ -11,7 +11,7 @@ from typing import Any, Callable, Iterable
 import numpy as np
 
 from .. import _doc2vec, _word2vec, pickling
-from ..epochs import EpochStats, TrainingStats, run_epochs
+from ..epochs import Checkpoints, EpochStats, TrainingStats, run_epochs
 from ..progress import Progress
 from ..settings import Range, bounded, threads_for
 from ..vectors import Vectors
@@ -78,6 +78,7 @@ class Doc2Vec:
         self._core: Any = None
         self._group = (8, 2 * self.negative)  # shared negatives: words a group, negatives a group
         self.saved_extra: dict | None = None  # what save(extra=...) stored, once loaded
+        self._schedule: dict | None = None  # the last train() call's epochs and those done
 
     def config(self) -> dict:
         """The settings as a JSON-serialisable dict (stored with a saved model)."""
@@ -139,18 +140,25 @@ class Doc2Vec:
 
     # ---- training -------------------------------------------------------
     def train(self, documents: Any = None, *, epochs: int | None = None, progress: bool | None = None,
-              callbacks: Iterable[Callable[["Doc2Vec", EpochStats], object]] = ()) -> TrainingStats:
+              callbacks: Iterable[Callable[["Doc2Vec", EpochStats], object]] = (),
+              checkpoint: str | os.PathLike | None = None, checkpoint_every: float = 30.0) -> TrainingStats:
         """Trains `epochs` epochs (default: the model's) on the documents
         given to build_vocab, or on others (their tags new or known), the
         learning rate falling on a line from alpha to min_alpha over all of
         them. Ctrl-C stops the threads and re-raises; the stats so far are
         in model.last_stats. callbacks: each called as cb(model, epoch_stats)
-        after every epoch."""
+        after every epoch. checkpoint: where save() writes the whole state
+        every checkpoint_every minutes (at the next epoch's end) and on
+        Ctrl-C; a model loaded from it and given no `epochs` trains the
+        epochs its call had left, its learning rate going on where it was."""
         if self.vocab is None:
             if documents is None:
                 raise ValueError("train needs documents (or call build_vocab first)")
             self.build_vocab(documents, progress=progress)
-        epochs = self.epochs if epochs is None else bounded("epochs", epochs)
+        left = self.unfinished_epochs if epochs is None else 0
+        epochs = (self._schedule["epochs"] if left else self.epochs) if epochs is None else bounded("epochs", epochs)
+        done = epochs - left if left else 0
+        self._schedule = {"epochs": epochs, "epochs_done": done}
         encoded = self._encoded(documents)
         words = len(encoded.words)
         if words == 0:
@@ -159,15 +167,16 @@ class Doc2Vec:
             self._core = self._make_core(self.word_vectors)
         core = self._core
         core.set_documents(encoded.words, encoded.doc_start, self.doc_vectors, encoded.tag_start, encoded.tags,
-                           schedule_words=epochs * words, alpha=self.alpha, min_alpha=self.min_alpha)
+                           schedule_words=epochs * words, alpha=self.alpha, min_alpha=self.min_alpha,
+                           words_done=done * words)
         threads = threads_for(self.threads, words)
         stats = TrainingStats(corpus_words=words)
         self.last_stats = stats
-        bar = Progress(epochs * words, f"doc2vec-{doc2vec_settings.mode(self)}", progress)
+        bar = Progress((epochs - done) * words, f"doc2vec-{doc2vec_settings.mode(self)}", progress)
 
-        def on_progress(e: int, done: int) -> None:
+        def on_progress(e: int, words_done: int) -> None:
             loss = core.running_loss
-            bar.update(done, epoch=f"{e + 1}/{epochs}", alpha=f"{core.alpha:.5f}",
+            bar.update(words_done - done * words, epoch=f"{done + e + 1}/{epochs}", alpha=f"{core.alpha:.5f}",
                        **({"loss": f"{loss:.4f}"} if loss is not None else {}))
 
         def finish(e: int, result, seconds: float) -> None:
@@ -175,6 +184,7 @@ class Doc2Vec:
             es = EpochStats(epoch=self.epochs_trained, loss=loss_sum / max(examples, 1), examples=examples,
                             words=words, seconds=seconds, alpha=core.alpha)
             self.epochs_trained += 1
+            self._schedule["epochs_done"] += 1
             stats.epochs += 1
             stats.epoch_stats.append(es)
             self.history.append(es)
@@ -182,9 +192,16 @@ class Doc2Vec:
             for cb in callbacks:
                 cb(self, es)
 
-        run_epochs(core, epochs, bar, stats, start=lambda e: core.start_epoch(self.epochs_trained, threads),
-                   on_progress=on_progress, finish=finish)
+        checkpoints = Checkpoints(None if checkpoint is None else os.fspath(checkpoint), checkpoint_every, self.save)
+        run_epochs(core, epochs - done, bar, stats, start=lambda e: core.start_epoch(self.epochs_trained, threads),
+                   on_progress=on_progress, finish=finish, checkpoints=checkpoints)
         return stats
+
+    @property
+    def unfinished_epochs(self) -> int:
+        """Epochs left of the train() call this model was saved in (train() without `epochs` runs them)."""
+        s = self._schedule
+        return 0 if s is None else s["epochs"] - s["epochs_done"]
 
     def fit(self, documents: Any, **train_kwargs: Any) -> "Doc2Vec":
         """build_vocab(documents) then train(documents); returns self."""
@@ -270,6 +287,11 @@ class Doc2Vec:
         if self.vocab is None:
             raise RuntimeError("nothing to save: the model has no vocabulary yet")
         doc2vec_state.save_model(self, path, extra)
+
+    @staticmethod
+    def saved_config(path: str | os.PathLike) -> dict:
+        """The settings of a model saved by save(), reading only the file's header."""
+        return doc2vec_state.saved_config(path)
 
     @classmethod
     def load(cls, path: str | os.PathLike, **overrides: Any) -> "Doc2Vec":

@@ -36,7 +36,8 @@ def save_model(model: Any, path: str | os.PathLike, extra: dict | None = None) -
     np.cumsum([len(w) for w in raw], out=offsets[1:])
     state = {"format": MODEL_FORMAT, "version": MODEL_VERSION, "config": model.config(),
              "epochs_trained": model.epochs_trained, "history": [e.__dict__ for e in model.history],
-             "total_tokens": vocab.total_tokens, "distinct_words": vocab.distinct_words}
+             "total_tokens": vocab.total_tokens, "distinct_words": vocab.distinct_words,
+             "schedule": model._schedule}
     sections = {"word_vectors": model.word_vectors, "output_vectors": model.output_vectors,
                 "vocab_offsets": offsets, "vocab_blob": np.frombuffer(b"".join(raw), dtype=np.uint8),
                 "vocab_counts": np.asarray(vocab.counts, dtype=np.int64)}
@@ -44,6 +45,14 @@ def save_model(model: Any, path: str | os.PathLike, extra: dict | None = None) -
     if extra is not None:
         metadata["extra"] = extra
     formats.save_native(model.dv, path, metadata=metadata, sections=sections)
+
+
+def saved_config(path: str | os.PathLike) -> dict:
+    """The settings of a saved model, reading only the file's header."""
+    state = formats.read_native_metadata(path).get("doc2vec_state")
+    if not isinstance(state, dict) or not isinstance(state.get("config"), dict):
+        raise NotAModelError(path, "not a saved Doc2Vec model (vectors only? load them with load_vectors)")
+    return dict(state["config"])
 
 
 def load_model(cls: Any, path: str | os.PathLike, **overrides: Any) -> Any:
@@ -76,6 +85,15 @@ def load_model(cls: Any, path: str | os.PathLike, **overrides: Any) -> Any:
         model.epochs_trained = state["epochs_trained"]
         model.history = [EpochStats(**e) for e in state["history"]]
         model.saved_extra = metadata.get("extra")
+        schedule = state.get("schedule")
+        if schedule is not None:
+            if not isinstance(schedule, dict):
+                raise FormatError(path, "damaged Doc2Vec state: its schedule is not a JSON object")
+            file_checks.checked_fields(path, "schedule", schedule, {"epochs": (1, C_INT_MAX),
+                                                                    "epochs_done": (0, C_INT_MAX)})
+            if schedule["epochs_done"] > schedule["epochs"]:
+                raise FormatError(path, "damaged Doc2Vec state: more epochs done than its schedule has")
+            model._schedule = {"epochs": schedule["epochs"], "epochs_done": schedule["epochs_done"]}
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, FormatError):
             raise
