@@ -403,3 +403,40 @@ def test_the_command_resumes_a_checkpoint_and_refuses_a_setting_it_contradicts(t
     assert main(["doc2vec", str(path), "-o", str(tmp_path / "b.d2v"), "--resume", str(tmp_path / "c.d2v"),
                  *common]) == 0
     assert Doc2Vec.load(tmp_path / "b.d2v").epochs_trained == 4  # two more: the model's epochs
+
+
+def test_document_scores_find_halves_by_their_tags_and_refuse_a_bad_file(tmp_path):
+    from wv_engine.cli import main
+    from wv_engine.doc2vec import DocumentScores
+
+    # each document: words of its topic and four of its own, in both of its halves
+    topics, _ = _topics(n_docs=300, length=16)
+    docs = [[w for pair in zip(words, [f"u{i}x{k % 4}" for k in range(16)]) for w in pair] for i, (words, _) in
+            enumerate(topics)]
+    train = tmp_path / "train.txt"
+    train.write_text("".join(f"d{i}\t" + " ".join(w) + "\n" for i, w in enumerate(docs)))
+    halves = tmp_path / "halves.txt"
+    halves.write_text("".join(f"d{i}\t" + " ".join(w[16:]) + "\n" for i, w in enumerate(docs[:100])))
+    scores = DocumentScores(halves, every=10)
+    model = Doc2Vec(arch="dbow", dim=16, epochs=20, alpha=0.1, min_count=1, threads=1, sample=0)
+    model.fit(str(train), progress=False, callbacks=[scores])
+    assert [e["epoch"] for e in scores.scores] == [10, 20]
+    assert scores.scores[-1]["top1"] >= 0.8 and model.last_stats.epoch_scores == scores.scores
+    # an independent count: the own document is the nearest by cosine, for each half
+    inferred = model.infer([w[16:] for w in docs[:100]])
+    unit = model.doc_vectors / np.linalg.norm(model.doc_vectors, axis=1, keepdims=True)
+    rows = [model.tag_keys.index(f"d{i}") for i in range(100)]
+    top1 = np.mean([np.argmax(unit @ (v / np.linalg.norm(v))) == r for v, r in zip(inferred, rows)])
+    assert scores.scores[-1]["top1"] == pytest.approx(top1)
+    bad = tmp_path / "bad.txt"
+    bad.write_text("a b\tc d\n")  # two tags on a line
+    with pytest.raises(ValueError, match="one trained document"):
+        DocumentScores(bad)
+    stats = tmp_path / "s.json"
+    assert main(["doc2vec", str(train), "-o", str(tmp_path / "m.d2v"), "--arch", "dbow", "--dim", "8",
+                 "--min-count", "1", "--epochs", "3", "--eval-every", "2", "--eval-documents", str(halves),
+                 "--threads", "1", "--quiet", "--stats-json", str(stats)]) == 0
+    import json
+
+    assert [e["epoch"] for e in json.load(open(stats))["epoch_scores"]] == [2, 3]
+    assert main(["doc2vec", str(train), "-o", str(tmp_path / "n.d2v"), "--eval-documents", str(bad), "--quiet"]) == 1

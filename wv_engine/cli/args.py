@@ -174,6 +174,11 @@ def _add_doc2vec(sub) -> None:
     p.add_argument("--format", choices=list(FORMATS), default="bin",
                    help="of --vectors and --word-vectors: word2vec.c's bin / txt, or native")
     _add_checkpoints(p, "the whole model (the vectors, the vocabulary, the tags, the settings)")
+    p.add_argument("--eval-every", type=bounded("every"), default=None, metavar="N",
+                   help="with --eval-documents: score the document vectors every N epochs and after the last")
+    p.add_argument("--eval-documents", metavar="FILE",
+                   help="'TAG<TAB>words' lines (or words alone: the line number is the tag), each a text of the "
+                        "trained document TAG: inferred, how often it finds its own document (top 1, top 10)")
     p.add_argument("--stats-json", metavar="PATH", help="write timings and per-epoch loss as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar or messages")
 

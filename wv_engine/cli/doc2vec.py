@@ -4,6 +4,7 @@ args.py)."""
 
 from __future__ import annotations
 
+import sys
 import time
 
 from ..files import read_as, write_json
@@ -28,6 +29,7 @@ def run_doc2vec(args) -> int:
     started = time.perf_counter()
     progress = False if args.quiet else None
     check_outputs(args, "output", "checkpoint", "vectors", "word_vectors", "stats_json")
+    callbacks = _scores(args)  # the test set read before any work
     if args.resume:  # its settings, but for the threads; a fixed setting typed must agree with it
         model = resumed(args, Doc2Vec.saved_config, Doc2Vec.load,
                         lambda saved: resume_overrides(args, saved, DOC2VEC_FIXED))
@@ -45,11 +47,15 @@ def run_doc2vec(args) -> int:
     interrupted = False
     try:
         stats = model.train(documents, progress=progress, checkpoint=args.checkpoint,
-                            checkpoint_every=args.checkpoint_every)
+                            checkpoint_every=args.checkpoint_every, callbacks=callbacks)
     except KeyboardInterrupt:
         interrupted, stats = True, model.last_stats
         say(args, f"interrupted after {stats.epochs} full epoch(s): saving what is trained"
                   + (f" (checkpoint: {args.checkpoint})" if args.checkpoint else ""))
+    for cb in callbacks:  # the last epoch, where --eval-every skipped it
+        last = cb.scores[-1]["epoch"] if cb.scores else None
+        if not interrupted and model.epochs_trained and last != model.epochs_trained:
+            cb.score(model)
     t0 = time.perf_counter()
     output = final_output(args, interrupted, stats.epochs)
     model.save(output)
@@ -69,8 +75,21 @@ def run_doc2vec(args) -> int:
             "save_seconds": time.perf_counter() - t0, "total_seconds": total, "words_per_sec": stats.words_per_sec,
             "epoch_loss": stats.epoch_loss, "peak_rss_bytes": peak_rss_bytes(), "config": model.config(),
             "output": output, "interrupted": interrupted, "resumed_from": args.resume,
+            "epoch_scores": stats.epoch_scores,
         }))
     return EXIT_INTERRUPTED if interrupted else 0 if ok else EXIT_ERROR
+
+
+def _scores(args) -> list:
+    """The DocumentScores callback --eval-every and --eval-documents ask for."""
+    if not args.eval_documents:
+        if args.eval_every:
+            raise ValueError("--eval-every needs --eval-documents FILE (the documents to find)")
+        return []
+    from ..doc2vec import DocumentScores
+
+    report = None if args.quiet else (lambda line: print(line, file=sys.stderr))
+    return [read_as("--eval-documents", args.eval_documents, DocumentScores, args.eval_every or 1, report)]
 
 
 def run_infer(args) -> int:
