@@ -51,7 +51,34 @@ def summary(results: dict[str, dict[str, Any]]) -> dict[str, float | None]:
     return {name: r["accuracy"] if name == "analogy" else r["spearman"] for name, r in results.items()}
 
 
-class EpochScores:
+class EveryFewEpochs:
+    """What a scoring callback shares: it scores every `every` epochs
+    (score(model), the subclass's), and books each entry in its `scores`,
+    in the model's last_stats.epoch_scores and, as a line, in `report`."""
+
+    def __init__(self, every: int, report: Callable[[str], object] | None) -> None:
+        self.every = bounded("every", every)
+        self.report = report
+        self.scores: list[dict[str, Any]] = []
+
+    def __call__(self, model: Any, epoch: Any) -> None:
+        if (epoch.epoch + 1) % self.every == 0:
+            self.score(model)
+
+    def score(self, model: Any) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _book(self, model: Any, entry: dict[str, Any], line: str) -> dict[str, Any]:
+        self.scores.append(entry)
+        stats = getattr(model, "last_stats", None)
+        if stats is not None:
+            stats.epoch_scores.append(entry)
+        if self.report is not None:
+            self.report(line)
+        return entry
+
+
+class EpochScores(EveryFewEpochs):
     """A training callback that scores the vectors every `every` epochs:
     `Word2Vec.train(callbacks=[scores])` or `GloVe.train(callbacks=...)`.
 
@@ -74,17 +101,11 @@ class EpochScores:
     def __init__(self, every: int = 1, analogies: str | os.PathLike | AnalogySet | None = None,
                  pairs: Sequence[str | os.PathLike | PairSet] | None = None, restrict_vocab: int | None = 30000,
                  threads: int | None = None, report: Callable[[str], object] | None = None):
-        self.every = bounded("every", every)
+        super().__init__(every, report)
         self.restrict_vocab = bounded("restrict_vocab", restrict_vocab, none=True)
         self.threads = bounded("threads", threads, none=True)
         self.analogies = None if analogies is None else test_set("analogies", analogies, read_analogies)
         self.pairs = [test_set("pairs", p, read_pairs) for p in pairs] if pairs else None
-        self.report = report
-        self.scores: list[dict[str, Any]] = []
-
-    def __call__(self, model: Any, epoch: Any) -> None:
-        if (epoch.epoch + 1) % self.every == 0:
-            self.score(model)
 
     def score(self, model: Any) -> dict[str, Any]:
         """Scores the model's vectors now (after model.epochs_trained epochs)."""
@@ -94,13 +115,7 @@ class EpochScores:
         results = evaluate_sets(model.vectors, self.analogies, self.pairs, self.restrict_vocab, self.threads,
                                 pvalues=False)
         entry = {"epoch": model.epochs_trained, **summary(results), "seconds": time.perf_counter() - started}
-        self.scores.append(entry)
-        stats = getattr(model, "last_stats", None)
-        if stats is not None:
-            stats.epoch_scores.append(entry)
-        if self.report is not None:
-            self.report(describe(entry))
-        return entry
+        return self._book(model, entry, describe(entry))
 
 
 def test_set(name: str, path: Any, read: Callable[[Any], Any]) -> Any:

@@ -14,8 +14,8 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ..epoch_scores import EveryFewEpochs
 from ..files import read_as
-from ..settings import bounded
 from .documents import Documents, EncodedDocuments
 
 __all__ = ["DocumentScores", "finds_own"]
@@ -36,7 +36,7 @@ def finds_own(trained: np.ndarray, rows: np.ndarray, inferred: np.ndarray, top: 
     return {f"top{k}": float(np.mean(ranks < k)) if len(ranks) else float("nan") for k in top}
 
 
-class DocumentScores:
+class DocumentScores(EveryFewEpochs):
     """A Doc2Vec training callback that scores the document vectors every
     `every` epochs: the documents of `path` (one a line, `TAG<TAB>words`:
     the tag of the trained document it is a text of) are inferred and each
@@ -47,19 +47,14 @@ class DocumentScores:
     file stops a run before it starts."""
 
     def __init__(self, path: str | os.PathLike, every: int = 1, report: Callable[[str], object] | None = None):
-        self.every = bounded("every", every)
-        self.path, self.report = os.fspath(path), report
+        super().__init__(every, report)
+        self.path = os.fspath(path)
         self.documents = read_as("documents", path, Documents)
         encoded: EncodedDocuments = self.documents.encode(None)  # its tags, checked now
         counts = np.diff(encoded.tag_start)
         if np.any(counts != 1) or len(encoded.keys) == 0:
             raise ValueError(f"documents {self.path}: each line names one trained document: 'TAG<TAB>words'")
         self.tags = [encoded.keys[t] for t in encoded.tags]
-        self.scores: list[dict[str, Any]] = []
-
-    def __call__(self, model: Any, epoch: Any) -> None:
-        if (epoch.epoch + 1) % self.every == 0:
-            self.score(model)
 
     def score(self, model: Any) -> dict[str, Any]:
         """Scores the model's document vectors now."""
@@ -72,11 +67,6 @@ class DocumentScores:
         rows = np.array([index[self.tags[i]] for i in known])
         entry = {"epoch": model.epochs_trained, **finds_own(model.doc_vectors, rows, inferred),
                  "seconds": time.perf_counter() - started}
-        self.scores.append(entry)
-        stats = getattr(model, "last_stats", None)
-        if stats is not None:
-            stats.epoch_scores.append(entry)
-        if self.report is not None:
-            self.report(f"epoch {entry['epoch']}: finds its own document {entry['top1'] * 100:.2f}% (top 1), "
-                        f"{entry['top10'] * 100:.2f}% (top 10) of {len(known):,} ({entry['seconds']:.1f} s)")
-        return entry
+        return self._book(model, entry, f"epoch {entry['epoch']}: finds its own document {entry['top1'] * 100:.2f}% "
+                                        f"(top 1), {entry['top10'] * 100:.2f}% (top 10) of {len(known):,} "
+                                        f"({entry['seconds']:.1f} s)")
