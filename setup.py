@@ -40,6 +40,7 @@ setup(
             extension("_glove", ["cooccur.c", "extsort.c", "cooc_csr.c", "glove.c", "glove_blocks.c", "glove_grid.c",
                                   "parallel.c", "hugepages.c"]),
             extension("_formats", []),
+            extension("_vectors", ["vecfile.c", "wordtable.c", "strtab.c", "hugepages.c", "topk.c", "parallel.c"]),
             extension("_evaluate", ["analogy.c", "parallel.c"]),
         ],
         compiler_directives={"language_level": "3"},

@@ -79,7 +79,7 @@ def test_the_sweep_finds_every_numeric_flag():
     for expected in [("word2vec", "--dim"), ("word2vec", "--seed"), ("word2vec", "--lr-scale"),
                      ("fasttext", "--bucket"), ("glove", "--memory-limit"), ("glove", "--grid-rounds"), ("svd", "--eig"),
                      ("phrases", "--passes"), ("phrases", "--threshold"), ("eval", "--restrict-vocab"),
-                     ("similar", "-n"), ("map", "--per-word"), ("demo", "--threads")]:
+                     ("similar", "-n"), ("similar", "--restrict-vocab"), ("map", "--per-word"), ("demo", "--threads")]:
         assert expected in names
     # no other numeric type: every flag that parses a value is one of the sweep's or takes text
     parser = build_parser()

@@ -21,18 +21,21 @@ from __future__ import annotations
 import errno
 import json
 import math
+import mmap
 import os
+import sys
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, BinaryIO, NamedTuple, Protocol
 
 import numpy as np
 
-from . import _formats
+from . import _formats, _vectors, mapped_files
 from .errors import FormatError, InputFileError
 from .file_checks import (PREFIX as _NATIVE_PREFIX, checked_fields, checked_number, checked_prefix,
                           parse_json)
 from .files import atomic_output, atomic_write, check_input, compression, open_input
+from .word_index import HASH_NAME, DamagedTable, Words, WordTable, table_of
 
 __all__ = [
     "FormatError",
@@ -55,7 +58,7 @@ FORMATS = ("native", "word2vec-bin", "word2vec-txt", "glove-txt")
 
 NATIVE_MAGIC = b"\x89WVE\r\n\x1a\n"  # PNG-style: catches 7-bit and newline-translating copies
 NATIVE_VERSION = 1
-_NATIVE_SECTIONS = ("vectors", "word_offsets", "word_blob", "counts")
+_NATIVE_SECTIONS = ("vectors", "word_offsets", "word_blob", "counts", "norms", "word_hash")
 _ALIGN = 64
 
 _UNICODE_ERRORS = ("surrogateescape", "strict", "replace", "ignore", "latin-1")
@@ -93,68 +96,27 @@ class VectorData(NamedTuple):
     metadata: dict[str, Any] | None
 
 
+class Loaded(NamedTuple):
+    """What a reader found, as the fast readers keep it: the words as a
+    WordTable (or, where a lossy unicode_errors policy changed them, as a
+    list: then `table` is None), the matrix, each row's norm where the
+    reader computed it on the way, counts and metadata."""
+
+    words: list[str] | None
+    table: WordTable | None
+    vectors: np.ndarray
+    norms: np.ndarray | None
+    counts: np.ndarray | None
+    metadata: dict[str, Any] | None
+
+
+def _words_of(vectors: VectorsLike, plain: bool) -> Words:
+    """The words as bytes: from the Vectors' own table where it has one."""
+    encoded = getattr(vectors, "encoded_words", None)
+    return encoded(plain) if encoded is not None else Words(vectors.words, plain)
+
+
 # ---------------------------------------------------------------------------- writers
-
-
-def _encode_word(word: str, i: int, plain: bool) -> bytes:
-    """UTF-8 bytes of `word` (surrogateescape: raw corpus bytes come back unchanged).
-
-    `plain` formats (word2vec, GloVe) separate fields by whitespace, so such words are refused.
-    """
-    try:
-        raw = word.encode("utf-8", "surrogateescape")
-    except UnicodeEncodeError as exc:
-        raise ValueError(
-            f"word {i} ({word!r}) contains a lone surrogate that does not stand for a raw "
-            f"byte and cannot be written: {exc.reason}"
-        ) from None
-    if plain:
-        if not raw:
-            raise ValueError(f"word {i} is empty; word2vec/GloVe files cannot hold it")
-        if any(ch in raw for ch in _WHITESPACE) or b"\0" in raw:
-            raise ValueError(
-                f"word {i} ({word!r}) contains whitespace or a NUL byte; word2vec/GloVe files "
-                "separate fields by whitespace and cannot hold it (use the native format)"
-            )
-    return raw
-
-
-class _Words:
-    """The words of a vocabulary as one UTF-8 byte blob with offsets, made
-    without a Python loop over the words; a word the format cannot hold is
-    found (and named) by _encode_word only when there is one."""
-
-    def __init__(self, words: Sequence[str], plain: bool):
-        n = len(words)
-        bad = False
-        try:
-            blob = "\n".join(words).encode("utf-8", "surrogateescape")
-            one_per_line = blob.count(b"\n") == n - 1  # no word holds a newline
-            if plain:
-                bad = (not one_per_line or b"\n\n" in blob or blob.startswith(b"\n")
-                       or blob.endswith(b"\n") or any(ch in blob for ch in (b" ", b"\t", b"\r", b"\x0b",
-                                                                              b"\x0c", b"\0")))
-            if plain or one_per_line:  # the words' lengths from the newlines, no object per word
-                lengths = np.diff(np.flatnonzero(np.frombuffer(blob + b"\n", np.uint8) == 10), prepend=-1) - 1
-                blob = blob.replace(b"\n", b"")
-            else:
-                encoded = list(map(_surrogateescape_utf8, words))
-                blob = b"".join(encoded)
-                lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=n)
-        except UnicodeEncodeError:
-            bad = True
-        if bad or (plain and n == 0):
-            encoded = [_encode_word(w, i, plain) for i, w in enumerate(words)]  # raises, naming the word
-            blob = b"".join(encoded)
-            lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=n)
-        self.blob = np.frombuffer(blob, dtype=np.uint8)
-        self.lengths = lengths.astype(np.int64, copy=False)
-        self.offsets = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum(self.lengths, out=self.offsets[1:])
-
-
-def _surrogateescape_utf8(word: str) -> bytes:
-    return word.encode("utf-8", "surrogateescape")
 
 
 SAVE_BLOCK_VALUES = 1 << 18  # values written at a time: the scratch stays small whatever the matrix
@@ -181,7 +143,7 @@ def save_scratch_bytes(rows: int, dim: int, format: str | None = None) -> int:
     return _SCRATCH_PER_VALUE[format or "word2vec-txt"] * block_values
 
 
-def _text_rows(vectors: VectorsLike, words: _Words, trailing_space: bool) -> Iterator[bytes]:
+def _text_rows(vectors: VectorsLike, words: Words, trailing_space: bool) -> Iterator[bytes]:
     """Text rows with "%f" (6 decimals, as a float promoted to double prints with C's "%lf"):
     word2vec.c's "word v1 ... vD \\n" (`trailing_space`) or glove.c's "word v1 ... vD\\n"."""
     for start, block in _row_blocks(vectors):
@@ -199,7 +161,7 @@ def save_word2vec(vectors: VectorsLike, path: str | os.PathLike, binary: bool = 
     """
     n, dim = len(vectors), vectors.dim
     # Encode every word before opening the file, so a bad word fails without any I/O.
-    words = _Words(vectors.words, plain=True)
+    words = _words_of(vectors, plain=True)
     with atomic_output(path) as fh:
         fh.write(f"{n} {dim}\n".encode("ascii"))
         if binary:
@@ -215,7 +177,7 @@ def save_glove_text(vectors: VectorsLike, path: str | os.PathLike, header: bool 
     """Write Stanford GloVe's text format atomically: ``"word v1 ... vD\\n"`` per word, values
     "%f", space separated, with an optional "V D" first line (`header=True`, which gensim's
     word2vec text reader needs). A name ending in .gz/.bz2/.xz is compressed."""
-    words = _Words(vectors.words, plain=True)
+    words = _words_of(vectors, plain=True)
     with atomic_output(path) as fh:
         if header:
             fh.write(f"{len(vectors)} {vectors.dim}\n".encode("ascii"))
@@ -253,10 +215,12 @@ def save_native(
     if not isinstance(meta, dict):
         raise ValueError(f"metadata must be a dict, got {type(meta).__name__}")
     n, dim = len(vectors), vectors.dim
-    words = _Words(vectors.words, plain=False)
+    words = _words_of(vectors, plain=False)
     offsets = words.offsets.astype("<u8")
     blob = words.blob.tobytes()
     counts = vectors.counts
+    norms = _norms_of(vectors)
+    slots = WordTable.build(words.blob, words.offsets)[0] if n < 0xFFFFFFFF else None
 
     plan = [
         ("vectors", "<f4", [n, dim], n * dim * 4),
@@ -265,6 +229,9 @@ def save_native(
     ]
     if counts is not None:
         plan.append(("counts", "<i8", [n], n * 8))
+    plan.append(("norms", "<f4", [n], n * 4))
+    if slots is not None:
+        plan.append(("word_hash", "<u4", [len(slots)], slots.nbytes))
     extra = {}
     for name, arr in (sections or {}).items():
         if name in _NATIVE_SECTIONS:
@@ -280,8 +247,8 @@ def save_native(
         for name, dtype, shape, nbytes in plan:
             sections[name] = {"offset": pos, "nbytes": nbytes, "dtype": dtype, "shape": shape}
             pos = _align(pos + nbytes)
-        doc = {"format": "wv_engine.vectors", "count": n, "dim": dim,
-               "sections": sections, "metadata": meta}
+        doc = {"format": "wv_engine.vectors", "count": n, "dim": dim, "sections": sections,
+               "word_hash": HASH_NAME, "metadata": meta}
         try:
             return json.dumps(doc, ensure_ascii=True, allow_nan=False).encode("ascii")
         except (TypeError, ValueError) as exc:
@@ -322,11 +289,29 @@ def save_native(
             pad_to(_align(pos))
             fh.write(np.ascontiguousarray(counts, dtype="<i8").tobytes())
             pos += n * 8
+        for arr in (norms, slots):
+            if arr is not None:
+                pad_to(_align(pos))
+                fh.write(arr.astype(arr.dtype.newbyteorder("<"), copy=False).tobytes())
+                pos += arr.nbytes
         for arr in extra.values():
             pad_to(_align(pos))
             data = np.ascontiguousarray(arr)
             fh.write(memoryview(data).cast("B") if data.size else b"")
             pos += data.nbytes
+
+
+def _norms_of(vectors: VectorsLike) -> np.ndarray:
+    """Each row's L2 norm, float32: the Vectors' own when it has them, else
+    computed a block at a time."""
+    norms = getattr(vectors, "norms", None)
+    if norms is not None:
+        return np.asarray(norms, dtype=np.float32)
+    out = np.empty(len(vectors), dtype=np.float32)
+    for start, block in _row_blocks(vectors):
+        out[start:start + len(block)] = _vectors.row_norms(np.ascontiguousarray(block, dtype=np.float32),
+                                                           mapped_files.default_threads())
+    return out
 
 
 def save_vectors(
@@ -382,21 +367,69 @@ def _decode_words(path: str, raw_words: list[bytes], unicode_errors: str) -> lis
 
 
 def _build(path: str, words: list[str], mat: np.ndarray, counts: np.ndarray | None = None,
-           metadata: dict[str, Any] | None = None) -> VectorData:
+           metadata: dict[str, Any] | None = None, norms: np.ndarray | None = None) -> Loaded:
     """The rows as decoded; duplicate words (real ones, or made by a lossy
     unicode_errors policy) keep their first row, as gensim does, with a warning."""
     index: dict[str, int] = {}
     for i, w in enumerate(words):
         index.setdefault(w, i)
     if len(index) != len(words):
-        warnings.warn(
-            f"{path}: {len(words) - len(index)} duplicate words after decoding; keeping the "
-            "first row of each", stacklevel=3)
+        _warn_duplicates(path, len(words) - len(index))
         keep = np.fromiter(index.values(), dtype=np.int64, count=len(index))
         words = list(index)
         mat = np.ascontiguousarray(mat[keep])
         counts = None if counts is None else counts[keep]
-    return VectorData(words, mat, counts, metadata)
+        norms = None if norms is None else norms[keep]
+    return Loaded(words, None, mat, norms, counts, metadata)
+
+
+def _warn_duplicates(path: str, count: int) -> None:
+    warnings.warn(f"{path}: {count} duplicate words after decoding; keeping the first row of each", stacklevel=5)
+
+
+def valid_utf8_words(table: WordTable) -> bool:
+    """Whether every word of the table is valid UTF-8 (so any decoding policy reads it as it is)."""
+    blob, offsets, _ = table.arrays
+    return _valid_utf8(blob[:offsets[len(table)]])
+
+
+def _valid_utf8(blob: np.ndarray) -> bool:
+    try:
+        memoryview(blob).tobytes().decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _from_bytes(path: str, blob: np.ndarray, offsets: np.ndarray, mat: np.ndarray, norms: np.ndarray | None,
+                unicode_errors: str, counts: np.ndarray | None = None, metadata: dict[str, Any] | None = None,
+                slots: np.ndarray | None = None) -> Loaded:
+    """Rows whose words are bytes (blob, offsets; len(mat) of them): kept
+    as bytes behind a WordTable (over `slots` when the file stored them)
+    when decoding cannot change them (surrogateescape, or valid UTF-8), else
+    decoded by the policy into a list."""
+    n = len(mat)
+    if unicode_errors != "surrogateescape" and not _valid_utf8(blob[:offsets[n]]):
+        raw = [memoryview(blob[offsets[i]:offsets[i + 1]]).tobytes() for i in range(n)]
+        return _build(path, _decode_words(path, raw, unicode_errors), mat, counts, metadata, norms)
+    try:
+        if slots is not None:
+            return Loaded(None, WordTable(blob, offsets, slots, n), mat, norms, counts, metadata)
+        table, dup = table_of(blob, offsets, n)
+    except DamagedTable as exc:
+        raise FormatError(path, f"damaged word offsets: {exc}") from None
+    if dup.any():
+        _warn_duplicates(path, int(dup.sum()))
+        keep = np.flatnonzero(~dup)
+        lengths = np.diff(offsets)[keep]
+        blob = np.concatenate([blob[offsets[i]:offsets[i + 1]] for i in keep]) if len(keep) else blob[:0]
+        offsets = np.zeros(len(keep) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        table = table_of(blob, offsets)[0]
+        mat = np.ascontiguousarray(mat[keep])
+        norms = None if norms is None else norms[keep]
+        counts = None if counts is None else counts[keep]
+    return Loaded(None, table, mat, norms, counts, metadata)
 
 
 def _parse_header(path: str, line: bytes) -> tuple[int, int] | None:
@@ -494,7 +527,7 @@ def _iter_lines(path: str, fh: BinaryIO, first_line_no: int) -> Iterator[tuple[i
 
 
 def _read_text(path: str, fh: BinaryIO, header: tuple[int, int] | None, first_line_no: int,
-               limit: int | None, unicode_errors: str) -> VectorData:
+               limit: int | None, unicode_errors: str) -> Loaded:
     """Rows "word v1 ... vD" until the header's V rows, `limit`, or the end of the file.
 
     Nothing is preallocated from the header: the lists grow with what the file really holds.
@@ -568,21 +601,26 @@ def _read_text(path: str, fh: BinaryIO, header: tuple[int, int] | None, first_li
 # ---------------------------------------------------------------------------- binary reader
 
 
+def _check_binary_room(path: str, header: tuple[int, int], header_len: int) -> None:
+    """Each entry takes at least one word byte, a space and D floats: a header claiming
+    more than the file can hold is refused before anything is allocated."""
+    n, dim = header
+    room = os.path.getsize(path) - header_len
+    if n * (4 * dim + 2) > room:
+        raise FormatError(
+            path, f"header claims {n} words of dimension {dim} "
+            f"({n * (4 * dim + 2):,} bytes at least) but only {room:,} bytes follow it; "
+            "the file is truncated or not a word2vec binary file")
+
+
 def _read_word2vec_binary(path: str, fh: BinaryIO, header: tuple[int, int], header_len: int,
-                          limit: int | None, unicode_errors: str) -> VectorData:
+                          limit: int | None, unicode_errors: str) -> Loaded:
     """Entries "word<space><D float32>[\\n]" after the header line."""
     n, dim = header
     stride = 4 * dim
     compressed = compression(path) is not None
     if not compressed:
-        # Each entry takes at least one word byte, a space and D floats: a header claiming
-        # more than the file can hold is refused before anything is allocated.
-        room = os.path.getsize(path) - header_len
-        if n * (stride + 2) > room:
-            raise FormatError(
-                path, f"header claims {n} words of dimension {dim} "
-                f"({n * (stride + 2):,} bytes at least) but only {room:,} bytes follow it; "
-                "the file is truncated or not a word2vec binary file")
+        _check_binary_room(path, header, header_len)
     wanted = n if limit is None else min(n, limit)
     # Uncompressed sizes were checked above, so one block holds everything; compressed input
     # grows block by block, each allocated only once its first row's bytes have arrived, so
@@ -674,7 +712,8 @@ def _native_header(path: str, fh: BinaryIO, size: int) -> tuple[dict[str, Any], 
     dim = checked_number(path, "header field 'dim'", dim, 1)
     if not isinstance(meta, dict) or not isinstance(sections, dict):
         raise FormatError(path, "invalid header: 'sections' and 'metadata' must be JSON objects")
-    return {"count": n, "dim": dim, "sections": sections, "metadata": meta}, _NATIVE_PREFIX.size + head_len
+    return ({"count": n, "dim": dim, "sections": sections, "metadata": meta, "word_hash": doc.get("word_hash")},
+            _NATIVE_PREFIX.size + head_len)
 
 
 def _native_section(path: str, head: dict[str, Any], name: str, size: int, data_start: int,
@@ -745,15 +784,21 @@ def read_native_metadata(path: str | os.PathLike) -> dict[str, Any]:
         return _native_header(path, fh, os.path.getsize(path))[0]["metadata"]
 
 
-def _read_native(path: str, limit: int | None, mmap: bool, unicode_errors: str) -> VectorData:
+def _read_native(path: str, limit: int | None, mapped: bool, unicode_errors: str) -> Loaded:
+    """The native file, read (mapped=False) or mapped read-only (True: its
+    arrays are views of the file's pages, shared with every process that
+    maps it, and opening costs the same at any size: the words stay bytes,
+    their table and the norms come from the file)."""
     if compression(path) is not None:
         raise FormatError(path, "the native format is not read compressed; decompress it first")
     size = os.path.getsize(path)
     with open(path, "rb") as fh:
         head, data_start = _native_header(path, fh, size)
         n, dim, meta = head["count"], head["dim"], head["metadata"]
-        expected = {"vectors": ("<f4", [n, dim]), "word_offsets": ("<u8", [n + 1]),
-                    "counts": ("<i8", [n]), "word_blob": None}
+        slots_shape = head["sections"].get("word_hash", {}).get("shape") if isinstance(
+            head["sections"].get("word_hash"), dict) else None
+        expected = {"vectors": ("<f4", [n, dim]), "word_offsets": ("<u8", [n + 1]), "counts": ("<i8", [n]),
+                    "word_blob": None, "norms": ("<f4", [n]), "word_hash": ("<u4", slots_shape)}
 
         def section(name: str, required: bool = True) -> tuple[int, int] | None:
             found = _native_section(path, head, name, size, data_start, expected[name], required)
@@ -763,30 +808,74 @@ def _read_native(path: str, limit: int | None, mmap: bool, unicode_errors: str) 
         wo_off, _ = section("word_offsets")
         blob_off, blob_len = section("word_blob")
         cnt = section("counts", required=False)
-
+        nrm = section("norms", required=False)
+        hsh = section("word_hash", required=False)
+        if hsh is not None and (head.get("word_hash") != HASH_NAME or sys.byteorder != "little"):
+            hsh = None  # built with another hash (or read on a big-endian machine): rebuilt below
         m = n if limit is None else max(0, min(n, limit))
+        if mapped and m:
+            return _mapped_native(path, fh, meta, m, n, dim, vec_off, wo_off, (blob_off, blob_len), cnt, nrm, hsh,
+                                  unicode_errors)
+        stored_table = hsh is not None and m == n
         fh.seek(wo_off)
         offsets = np.frombuffer(fh.read(8 * (m + 1)), dtype="<u8").astype(np.int64)
         if m and (offsets[0] != 0 or np.any(np.diff(offsets) < 0) or offsets[-1] > blob_len):
             raise FormatError(path, "damaged word offsets")
         fh.seek(blob_off)
-        blob = fh.read(int(offsets[-1]))
-        raw_words = [blob[offsets[i]:offsets[i + 1]] for i in range(m)]
-        counts = None
-        if cnt is not None:
-            fh.seek(cnt[0])
-            counts = np.frombuffer(fh.read(8 * m), dtype="<i8").astype(np.int64)
-        if mmap and m:
-            mat: np.ndarray = np.memmap(path, dtype="<f4", mode="r", offset=vec_off,
-                                        shape=(m, dim))
-        else:
-            fh.seek(vec_off)
-            mat = np.fromfile(fh, dtype="<f4", count=m * dim)
-            if mat.size != m * dim:
-                raise FormatError(path, "truncated vectors section")
-            mat = mat.reshape(m, dim).astype(np.float32, copy=False)
-    words = _decode_words(path, raw_words, unicode_errors)
-    return _build(path, words, mat, counts=counts, metadata=meta)
+        blob = np.frombuffer(fh.read(int(offsets[-1])), dtype=np.uint8)
+
+        def read(where: tuple[int, int] | None, dtype: str, count: int) -> np.ndarray | None:
+            if where is None:
+                return None
+            fh.seek(where[0])
+            arr = np.fromfile(fh, dtype=dtype, count=count)
+            if arr.size != count:
+                raise FormatError(path, "truncated section")
+            return arr.astype(np.dtype(dtype).newbyteorder("="), copy=False)
+
+        counts = read(cnt, "<i8", m)
+        norms = read(nrm, "<f4", m)
+        slots = read(hsh, "<u4", int(slots_shape[0])) if stored_table else None
+        mat = read((vec_off, 0), "<f4", m * dim).reshape(m, dim)
+    return _loaded_native(path, blob, offsets, mat, norms, unicode_errors, counts, meta, slots)
+
+
+def _loaded_native(path: str, blob: np.ndarray, offsets: np.ndarray, mat: np.ndarray, norms: np.ndarray | None,
+                   unicode_errors: str, counts: np.ndarray | None, meta: dict[str, Any],
+                   slots: np.ndarray | None) -> Loaded:
+    try:
+        return _from_bytes(path, blob, offsets, mat, norms, unicode_errors, counts, meta, slots)
+    except DamagedTable as exc:
+        raise FormatError(path, f"damaged word table: {exc}") from None
+
+
+def _mapped_native(path: str, fh: BinaryIO, meta: dict[str, Any], m: int, n: int, dim: int, vec_off: int,
+                   wo_off: int, blob_at: tuple[int, int], cnt: tuple[int, int] | None,
+                   nrm: tuple[int, int] | None, hsh: tuple[int, int] | None, unicode_errors: str) -> Loaded:
+    """Views of the mapped file; what the C reads of them it checks as it
+    reads (csrc/wordtable.c), so opening needs no pass over the words."""
+    mm = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+
+    def view(off: int, dtype: str, count: int) -> np.ndarray:
+        return np.frombuffer(mm, dtype=dtype, count=count, offset=off)
+
+    mat = np.memmap(path, dtype="<f4", mode="r", offset=vec_off, shape=(m, dim))  # a memmap, as before
+    offsets = view(wo_off, "<i8", n + 1)
+    blob = view(blob_at[0], "<u1", blob_at[1])
+    if offsets[0] != 0 or offsets[n] > blob_at[1] or offsets[n] < 0:
+        raise FormatError(path, "damaged word offsets")
+    counts = None if cnt is None else view(cnt[0], "<i8", m)
+    norms = None if nrm is None else view(nrm[0], "<f4", m)
+    slots = None if hsh is None else view(hsh[0], "<u4", hsh[1] // 4)
+    if slots is None:  # an older file: the table is built (and offsets checked) here, once
+        return _loaded_native(path, blob, offsets[:m + 1], mat, norms, unicode_errors, counts, meta, None)
+    if unicode_errors != "surrogateescape" and not _valid_utf8(blob[:offsets[m]]):
+        return _loaded_native(path, blob, offsets[:m + 1], mat, norms, unicode_errors, counts, meta, None)
+    try:
+        table = WordTable(blob, offsets, slots, m)
+    except DamagedTable as exc:
+        raise FormatError(path, f"damaged word table: {exc}") from None
+    return Loaded(None, table, mat, norms, counts, meta)
 
 
 # ---------------------------------------------------------------------------- entry point
@@ -812,6 +901,18 @@ def read_vectors(
     Returns VectorData (counts and metadata are only known for the native format). Raises
     FormatError (a ValueError) naming the file and the problem for damaged or hostile files.
     """
+    got = read_loaded(path, format, unicode_errors, limit, mmap)
+    words = got.words if got.words is not None else got.table.words()
+    return VectorData(words, got.vectors, got.counts, got.metadata)
+
+
+def read_loaded(path: str | os.PathLike, format: str = "auto", unicode_errors: str = "surrogateescape",
+                limit: int | None = None, mmap: bool = False, threads: int | None = None,
+                progress: bool | None = None) -> Loaded:
+    """read_vectors' work, the words kept as a WordTable where they can be
+    (see Loaded); `threads` (default: every core) parse and copy an
+    uncompressed file, `progress` shows a bar (None: on a terminal, for a
+    file of 256 MiB or more)."""
     path = os.fspath(path)
     if format != "auto" and format not in FORMATS:
         raise ValueError(
@@ -827,19 +928,30 @@ def read_vectors(
         raise ValueError(f"{path}: mmap=True needs the native format; this file is {fmt}")
     if fmt == "native":
         return _read_native(path, limit, mmap, unicode_errors)
+    fast = compression(path) is None and sys.byteorder == "little"
     with open_input(path) as fh:
-        if fmt == "glove-txt":
-            first = fh.readline(_MAX_LINE)
-            header = _parse_header(path, first)
-            if header is None:
-                # No header: the first line is already data, so read the file from its start.
-                fh.seek(0)
-                return _read_text(path, fh, None, 1, limit, unicode_errors)
-            return _read_text(path, fh, header, 2, limit, unicode_errors)
         first = fh.readline(_MAX_LINE)
         header = _parse_header(path, first)
+        if fmt == "glove-txt" and header is None:
+            if fast:
+                return _fast_text(path, None, 0, 1, limit, unicode_errors, threads, progress)
+            # No header: the first line is already data, so read the file from its start.
+            fh.seek(0)
+            return _read_text(path, fh, None, 1, limit, unicode_errors)
         if header is None:
             raise FormatError(path, f"missing 'V D' header line (found {first[:60]!r})")
-        if fmt == "word2vec-txt":
+        if fmt in ("word2vec-txt", "glove-txt"):
+            if fast:
+                return _fast_text(path, header, len(first), 2, limit, unicode_errors, threads, progress)
             return _read_text(path, fh, header, 2, limit, unicode_errors)
+        if fast:
+            _check_binary_room(path, header, len(first))
+            raw = mapped_files.read_binary(path, header, len(first), limit, _MAX_WORD, threads, progress)
+            return _from_bytes(path, raw.blob, raw.offsets, raw.matrix, raw.norms, unicode_errors)
         return _read_word2vec_binary(path, fh, header, len(first), limit, unicode_errors)
+
+
+def _fast_text(path: str, header: tuple[int, int] | None, start: int, first_line: int, limit: int | None,
+               unicode_errors: str, threads: int | None, progress: bool | None) -> Loaded:
+    raw = mapped_files.read_text(path, header, start, first_line, limit, threads, progress)
+    return _from_bytes(path, raw.blob, raw.offsets, raw.matrix, raw.norms, unicode_errors)

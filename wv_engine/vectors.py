@@ -14,7 +14,10 @@ from typing import Any, Union
 
 import numpy as np
 
-from . import formats
+from . import formats, neighbours
+from ._vectors import row_norms
+from .mapped_files import default_threads
+from .word_index import Words, WordTable
 
 __all__ = ["Vectors", "UnknownWordError"]
 
@@ -104,14 +107,33 @@ class Vectors:
             raise ValueError(f"metadata must be a dict, got {type(metadata).__name__}")
         self._set(words, key_to_index, mat, counts, metadata)
 
-    def _set(self, words: list[str], key_to_index: dict[str, int] | None, mat: np.ndarray,
-             counts: np.ndarray | None, metadata: dict[str, Any] | None) -> None:
-        self._words = words
+    def _set(self, words: list[str] | None, key_to_index: dict[str, int] | None, mat: np.ndarray,
+             counts: np.ndarray | None, metadata: dict[str, Any] | None, table: WordTable | None = None,
+             norms: np.ndarray | None = None) -> None:
+        self._words = words  # None: the words are in `table` (bytes) until asked for as a list
+        self._table = table
         self._vectors = mat
         self._counts = counts
         self._key_to_index = key_to_index  # None: built on first use (the words are distinct)
         self._unit: np.ndarray | None = None
+        self._norms = norms
+        self._scale: np.ndarray | None = None
         self.metadata: dict[str, Any] = dict(metadata) if metadata else {}
+
+    @classmethod
+    def _loaded(cls, got: formats.Loaded) -> "Vectors":
+        """Vectors over what a reader found: its words a WordTable (no Python
+        object per word until asked for) or a list, its norms if it computed them."""
+        if got.words is not None:
+            self = cls(got.words, got.vectors, counts=got.counts, metadata=got.metadata)
+            self._norms = got.norms
+            return self
+        mat = _as_float32_matrix(got.vectors)
+        if mat.shape[0] != len(got.table):
+            raise ValueError(f"vectors has {mat.shape[0]} rows for {len(got.table)} words")
+        self = cls.__new__(cls)
+        self._set(None, None, mat, got.counts, got.metadata, table=got.table, norms=got.norms)
+        return self
 
     @classmethod
     def _indexed(cls, words: Sequence[str], vectors: np.ndarray, counts: np.ndarray | None,
@@ -131,8 +153,24 @@ class Vectors:
 
     @property
     def words(self) -> list[str]:
-        """The vocabulary, in row order (most frequent first)."""
+        """The vocabulary, in row order (most frequent first). A loaded file's
+        words become a list on first use (until then they are bytes)."""
+        if self._words is None:
+            self._words = self._table.words()
         return self._words
+
+    def word(self, index: int) -> str:
+        """The word of row `index`."""
+        if self._words is not None:
+            return self._words[index]
+        return self._table.word(index)
+
+    def encoded_words(self, plain: bool) -> Words:
+        """The words as UTF-8 bytes with offsets (what files hold); `plain`
+        refuses what word2vec/GloVe files cannot hold."""
+        if self._words is None:
+            return Words.from_table(self._table, plain)
+        return Words(self._words, plain)
 
     @property
     def vectors(self) -> np.ndarray:
@@ -153,27 +191,36 @@ class Vectors:
     def key_to_index(self) -> dict[str, int]:
         """Mapping word -> row index."""
         if self._key_to_index is None:
-            self._key_to_index = dict(zip(self._words, range(len(self._words))))
+            self._key_to_index = dict(zip(self.words, range(len(self))))
         return self._key_to_index
 
     def __len__(self) -> int:
-        return len(self._words)
+        return int(self._vectors.shape[0])
 
     def __contains__(self, word: object) -> bool:
-        return word in self.key_to_index
+        return self._find(word) >= 0
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._words)
+        return iter(self.words)
 
     def __repr__(self) -> str:
         return f"Vectors({len(self):,} words, dim={self.dim})"
 
+    def _find(self, word: object) -> int:
+        """Row of `word`, or -1."""
+        if self._key_to_index is None and self._table is not None:
+            return self._table.index(word) if isinstance(word, str) else -1
+        try:
+            return self.key_to_index.get(word, -1)  # type: ignore[call-overload]
+        except TypeError:  # unhashable
+            return -1
+
     def get_index(self, word: str) -> int:
         """Row index of `word`; raises UnknownWordError when absent."""
-        try:
-            return self.key_to_index[word]
-        except (KeyError, TypeError):
-            raise UnknownWordError(word, len(self)) from None
+        index = self._find(word)
+        if index < 0:
+            raise UnknownWordError(word, len(self))
+        return index
 
     def __getitem__(self, word: str | Sequence[str]) -> np.ndarray:
         """`v[word]` -> the word's row (1-D view); `v[[w1, w2]]` -> a 2-D array of rows."""
@@ -198,15 +245,41 @@ class Vectors:
             return self._unit[:n]
         return _normalise_rows(self._vectors[:n])
 
+    @property
+    def norms(self) -> np.ndarray:
+        """Each row's L2 norm (float32; read from a native file or computed
+        while loading, else on first use, on every core)."""
+        if self._norms is None:
+            self._norms = row_norms(self._vectors, default_threads())
+        return self._norms
+
+    def _row_scale(self) -> np.ndarray:
+        """One over each row's norm (0 for a zero row): a row times it is its unit vector."""
+        if self._scale is None:
+            norms = self.norms
+            with np.errstate(divide="ignore"):
+                scale = np.float32(1.0) / norms
+            scale[norms == 0] = 0.0
+            self._scale = scale
+        return self._scale
+
+    def _units(self, indices: Sequence[int] | np.ndarray) -> np.ndarray:
+        """Unit rows of `indices` (zero rows stay zero)."""
+        idx = np.asarray(indices, dtype=np.int64)
+        return self._vectors[idx] * self._row_scale()[idx][:, None]
+
     def vectors_changed(self) -> None:
-        """Tell the object its matrix was modified in place, so cached unit vectors are rebuilt."""
+        """Tell the object its matrix was modified in place, so cached unit vectors and
+        norms are rebuilt."""
         self._unit = None
+        self._norms = None
+        self._scale = None
 
     def _unit_of(self, term: Term) -> tuple[np.ndarray, int | None]:
         """Unit vector of a word or of a raw vector, plus the word's index (None for vectors)."""
         if isinstance(term, str):
             idx = self.get_index(term)
-            return self.unit_vectors[idx], idx
+            return self._units([idx])[0], idx
         try:
             vec = np.asarray(term, dtype=np.float32)
         except (TypeError, ValueError):
@@ -214,6 +287,8 @@ class Vectors:
         if vec is None or vec.shape != (self.dim,):
             raise ValueError(f"query terms must be words or vectors of length {self.dim}, "
                              f"got {term!r:.60}")
+        if not np.isfinite(vec).all():
+            raise ValueError("a query vector holds inf or nan")
         return _normalise_rows(vec[None, :])[0], None
 
     def _terms(self, terms: Term | Iterable[Term] | None) -> list[Term]:
@@ -260,11 +335,57 @@ class Vectors:
                 rows.append(sign * u)
                 if idx is not None:
                     exclude.add(idx)
-        query = _normalise_rows(np.mean(rows, axis=0, dtype=np.float32)[None, :])[0]
-        scores = self.unit_vectors[:limit] @ query
+        query = _normalise_rows(np.mean(rows, axis=0, dtype=np.float32)[None, :])
         if topn is None:
-            return scores
-        return self._top(scores, topn, exclude)
+            return (self._vectors[:limit] @ query[0]) * self._row_scale()[:limit]
+        if topn < 1:
+            return []
+        found, scores, filled = neighbours.best_rows(self._vectors[:limit], self._row_scale()[:limit], query,
+                                                     topn + len(exclude))
+        return self._pairs(found[0, :filled[0]], scores[0], exclude)[:topn]
+
+    def _pairs(self, rows: np.ndarray, scores: np.ndarray, exclude: set[int] | int = -1) -> list[tuple[str, float]]:
+        """(word, score) of `rows`, those in `exclude` left out."""
+        skip = exclude if isinstance(exclude, set) else {exclude}
+        return [(self.word(r), float(v)) for r, v in zip(rows.tolist(), scores.tolist()) if r not in skip]
+
+    def most_similar_many(
+        self, queries: Iterable[Term] | np.ndarray, topn: int = 10, restrict_vocab: int | None = None,
+    ) -> list[list[tuple[str, float]]]:
+        """`most_similar` of many queries at once: one list of [(word, cosine)]
+        per query, best first, each query word left out of its own answer.
+
+        `queries`: words and vectors (a 2-D array: one query a row). One matrix
+        product on every core over the searched rows, a block at a time, so
+        1,000 words cost far less than 1,000 calls; `restrict_vocab` as in
+        most_similar."""
+        if isinstance(queries, np.ndarray) and queries.ndim == 2:
+            terms: list[Term] = list(queries)
+        else:
+            terms = self._terms(queries)  # type: ignore[arg-type]
+        if not terms:
+            return []
+        if topn < 1:
+            return [[] for _ in terms]
+        limit = self._limit(restrict_vocab)
+        units, own = [], []
+        for t in terms:
+            u, idx = self._unit_of(t)
+            units.append(u)
+            own.append(-1 if idx is None else idx)
+        extra = int(any(i >= 0 for i in own))
+        found, scores, filled = neighbours.best_rows(self._vectors[:limit], self._row_scale()[:limit],
+                                                     np.stack(units), topn + extra)
+        return [self._pairs(found[q, :filled[q]], scores[q], own[q])[:topn] for q in range(len(terms))]
+
+    def similarity_matrix(self, words1: Sequence[Term], words2: Sequence[Term] | None = None) -> np.ndarray:
+        """Cosines of every word (or vector) of `words1` with every one of
+        `words2` (default: words1 itself): a (len(words1), len(words2)) float32 array."""
+        a = np.stack([self._unit_of(t)[0] for t in words1]) if len(words1) else np.zeros((0, self.dim), np.float32)
+        if words2 is None:
+            return a @ a.T
+        b = np.stack([self._unit_of(t)[0] for t in words2]) if len(words2) else np.zeros((0, self.dim), np.float32)
+        return a @ b.T
 
     def similar_by_vector(
         self, vector: np.ndarray, topn: int | None = 10, restrict_vocab: int | None = None
@@ -304,7 +425,8 @@ class Vectors:
             if idx is not None:
                 exclude.add(idx)
         # One matrix product for all terms: (limit, dim) @ (dim, k).
-        shifted = (1.0 + self.unit_vectors[:limit] @ np.stack(units).T) / 2.0
+        cosines = (self._vectors[:limit] @ np.stack(units).T) * self._row_scale()[:limit, None]
+        shifted = (1.0 + cosines) / 2.0
         num = np.prod(shifted[:, : len(pos)], axis=1)
         den = np.prod(shifted[:, len(pos):], axis=1)
         scores = num / (den + 1e-6)
@@ -323,13 +445,13 @@ class Vectors:
             cand = np.arange(scores.shape[0])
         cand = np.sort(cand)  # stable sort below then breaks ties by row order
         cand = cand[np.argsort(-scores[cand], kind="stable")]
-        out = [(self._words[i], float(scores[i])) for i in cand if i not in exclude]
+        out = [(self.word(i), float(scores[i])) for i in cand.tolist() if i not in exclude]
         return out[:topn]
 
     def similarity(self, w1: str, w2: str) -> float:
         """Cosine similarity of two words (0.0 when either vector is zero)."""
-        u = self.unit_vectors
-        return float(u[self.get_index(w1)] @ u[self.get_index(w2)])
+        u = self._units([self.get_index(w1), self.get_index(w2)])
+        return float(u[0] @ u[1])
 
     def distance(self, w1: str, w2: str) -> float:
         """Cosine distance, 1 - similarity."""
@@ -339,9 +461,8 @@ class Vectors:
         """Cosine between the means of the unit vectors of two non-empty word lists."""
         if not words1 or not words2:
             raise ValueError("n_similarity needs two non-empty word lists")
-        u = self.unit_vectors
-        m1 = u[[self.get_index(w) for w in words1]].mean(axis=0)
-        m2 = u[[self.get_index(w) for w in words2]].mean(axis=0)
+        m1 = self._units([self.get_index(w) for w in words1]).mean(axis=0)
+        m2 = self._units([self.get_index(w) for w in words2]).mean(axis=0)
         return float(_normalise_rows(m1[None, :])[0] @ _normalise_rows(m2[None, :])[0])
 
     def doesnt_match(self, words: Sequence[str]) -> str:
@@ -349,7 +470,7 @@ class Vectors:
         words = list(words)
         if not words:
             raise ValueError("doesnt_match needs at least one word")
-        u = self.unit_vectors[[self.get_index(w) for w in words]]
+        u = self._units([self.get_index(w) for w in words])
         mean = _normalise_rows(u.mean(axis=0)[None, :])[0]
         return words[int(np.argmin(u @ mean))]
 
@@ -383,8 +504,7 @@ class Vectors:
     def load(cls, path: str | os.PathLike, **kwargs: Any) -> "Vectors":
         """Read vectors from `path`; see `wv_engine.formats.read_vectors` for the keyword
         arguments (format="auto", unicode_errors, limit, mmap)."""
-        words, matrix, counts, metadata = formats.read_vectors(path, **kwargs)
-        return cls(words, matrix, counts=counts, metadata=metadata)
+        return cls._loaded(formats.read_loaded(path, **kwargs))
 
     # ------------------------------------------------------------------ gensim interop
 
@@ -398,7 +518,7 @@ class Vectors:
                 "Vectors.to_gensim() needs gensim; install it with 'pip install gensim'"
             ) from exc
         kv = KeyedVectors(vector_size=self.dim, dtype=np.float32)
-        kv.add_vectors(self._words, np.asarray(self._vectors))
+        kv.add_vectors(self.words, np.asarray(self._vectors))
         if self._counts is not None:
             # add_vectors(extras=...) is broken in gensim 4.4 (iterates the dict as pairs), so
             # allocate the attribute and fill it in one go instead of per word.

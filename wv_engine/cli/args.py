@@ -240,10 +240,16 @@ def _add_queries(sub) -> None:
     p.add_argument("--restrict-vocab", type=bounded("restrict_vocab"), default=30000)
     p.add_argument("--json", action="store_true", help="print the results as JSON")
 
-    p = sub.add_parser("similar", help="nearest neighbours of a word")
+    p = sub.add_parser("similar", help="nearest neighbours of words (many at once: one pass over the vectors)")
     p.add_argument("vectors", metavar="VECTORS")
-    p.add_argument("word", metavar="WORD")
+    p.add_argument("word", metavar="WORD", nargs="*", help="the words to answer (or --words FILE)")
     p.add_argument("-n", type=bounded("topn"), default=10)
+    p.add_argument("--words", metavar="FILE", help="a file of query words, one a line ('-': standard input)")
+    p.add_argument("--restrict-vocab", type=bounded("restrict_vocab"), default=None, metavar="N",
+                   help="search only the N most frequent words")
+    p.add_argument("--skip-unknown", action="store_true",
+                   help="answer the words the vectors know, naming the others on stderr (default: refuse them)")
+    p.add_argument("--json", action="store_true", help="print {word: [[neighbour, cosine], ...]} as JSON")
 
     p = sub.add_parser("analogy", help="A is to B as C is to ? (3CosAdd)")
     p.add_argument("vectors", metavar="VECTORS")

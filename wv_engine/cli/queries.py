@@ -49,15 +49,57 @@ def _vectors(args):
     return read_as("VECTORS", args.vectors, load_vectors)
 
 
-def _print_neighbours(pairs) -> None:
-    for word, score in pairs:
-        print(f"{score:.4f}  {word}")
+def _print_neighbours(pairs, indent: str = "") -> None:
+    print("\n".join(f"{indent}{score:.4f}  {word}" for word, score in pairs))
 
 
 def run_similar(args) -> int:
-    """`wv-engine similar`: nearest neighbours of a word."""
-    _print_neighbours(_vectors(args).most_similar(args.word, topn=args.n))
+    """`wv-engine similar`: nearest neighbours of one word or many (all
+    answered in one pass over the vectors)."""
+    import sys
+
+    queries = list(args.word)
+    if args.words:
+        queries += _query_words(args.words)
+    if not queries:
+        raise ValueError("similar needs at least one WORD or --words FILE")
+    vectors = _vectors(args)
+    unknown = [w for w in dict.fromkeys(queries) if w not in vectors]
+    if unknown:
+        named = ", ".join(repr(w) for w in unknown[:5]) + (f" and {len(unknown) - 5} more" if len(unknown) > 5 else "")
+        if not args.skip_unknown or len(unknown) == len(set(queries)):
+            if len(queries) == 1:
+                vectors.get_index(queries[0])  # the one word's own error
+            raise KeyError(f"{len(unknown)} of the query words are not in the vocabulary "
+                           f"({len(vectors):,} words): {named}")
+        print(f"wv-engine: skipped {len(unknown)} words not in the vocabulary: {named}", file=sys.stderr)
+        queries = [w for w in queries if w not in set(unknown)]
+    answers = vectors.most_similar_many(queries, topn=args.n, restrict_vocab=args.restrict_vocab)
+    if args.json:
+        print(json.dumps({w: [[n, s] for n, s in a] for w, a in zip(queries, answers)}, ensure_ascii=False))
+    elif len(queries) == 1:
+        _print_neighbours(answers[0])
+    else:
+        for word, answer in zip(queries, answers):
+            print(f"{word}:")
+            _print_neighbours(answer, indent="  ")
     return 0
+
+
+def _query_words(path: str) -> list[str]:
+    """The words of a --words file, one a line (blank lines skipped)."""
+    import sys
+
+    if path == "-":
+        return [line.strip() for line in sys.stdin if line.strip()]
+    return read_as("--words", path, _lines)
+
+
+def _lines(path: str) -> list[str]:
+    from ..files import check_input
+
+    with open(check_input(path, "--words file"), encoding="utf-8", errors="surrogateescape") as f:
+        return [line.strip() for line in f if line.strip()]
 
 
 def run_analogy(args) -> int:

@@ -90,15 +90,47 @@ class KeyedVectors:
     def __init__(self, vector_size: int, count: int = 0, dtype: Any = REAL, mapfile_path: str | None = None):
         _check_unsupported(mapfile_path=mapfile_path)
         self.vector_size = int(vector_size)
-        self.index_to_key: list = [None] * int(count)
-        self.key_to_index: dict = {}
+        self._core: Vectors | None = None  # the wv_engine.Vectors the queries run on
+        self._core_of: tuple | None = None
+        self._keys: list | None = [None] * int(count)  # None: the core's words, until asked for
+        self._index: dict | None = {}  # None: the core's table, until asked for
         self.next_index = 0
         self.vectors = np.zeros((int(count), self.vector_size), dtype=dtype)
         self.norms: np.ndarray | None = None
         self.expandos: dict[str, np.ndarray] = {}
         self.mapfile_path = None
-        self._core: Vectors | None = None  # the wv_engine.Vectors the queries run on
-        self._core_of: tuple | None = None
+
+    # The keys of vectors loaded from a file stay the core's (bytes behind a
+    # table, no Python object per key) until index_to_key or key_to_index is
+    # read; the state check below then still sees the same core.
+    @property
+    def index_to_key(self) -> list:
+        if self._keys is None:
+            synced = self._synced()
+            self._keys = self._core.words
+            if synced:
+                self._core_of = self._state()
+        return self._keys
+
+    @index_to_key.setter
+    def index_to_key(self, keys: list) -> None:
+        self._keys = keys
+
+    @property
+    def key_to_index(self) -> dict:
+        if self._index is None:
+            synced = self._synced()
+            self._index = self._core.key_to_index
+            if synced:
+                self._core_of = self._state()
+        return self._index
+
+    @key_to_index.setter
+    def key_to_index(self, index: dict) -> None:
+        self._index = index
+
+    def _synced(self) -> bool:
+        return self._core is not None and self._core_of == self._state()
 
     # ---- building from wv_engine objects --------------------------------------------------
     @classmethod
@@ -112,8 +144,8 @@ class KeyedVectors:
         """Shows `vectors`; `huffman`: the model's tree (Vocabulary.huffman), for gensim's
         "code" and "point" attributes of a hierarchical-softmax model."""
         self.vector_size = vectors.dim
-        self.index_to_key = vectors.words
-        self.key_to_index = vectors.key_to_index
+        self._keys = None
+        self._index = None
         self.vectors = vectors.vectors
         self.next_index = len(vectors)
         self.expandos = _Expandos({} if vectors.counts is None else {"count": vectors.counts}, huffman)
@@ -125,10 +157,11 @@ class KeyedVectors:
         return self._vec()
 
     def _state(self) -> tuple:
-        return id(self.vectors), id(self.index_to_key), len(self.index_to_key), id(self.key_to_index)
+        keys = self._keys
+        return id(self.vectors), id(keys), -1 if keys is None else len(keys), id(self._index)
 
     def _vec(self) -> Vectors:
-        if self._core is None or self._core_of != self._state():
+        if not self._synced():
             if None in self.index_to_key[:len(self)]:
                 raise ValueError("this KeyedVectors has unfilled slots (add_vector fills them)")
             counts = self.expandos.get("count")
@@ -147,13 +180,16 @@ class KeyedVectors:
 
     # ---- keys and vectors ------------------------------------------------------------------
     def __len__(self) -> int:
-        return len(self.index_to_key)
+        return len(self._keys) if self._keys is not None else len(self.vectors)
 
     def get_index(self, key: Any, default: int | None = None) -> int:
-        val = self.key_to_index.get(key, -1) if isinstance(key, (str, int, np.integer)) else -1
+        if self._index is None and self._synced():  # the core's table, no dict built
+            val = self._core._find(key) if isinstance(key, str) else -1
+        else:
+            val = self.key_to_index.get(key, -1) if isinstance(key, (str, int, np.integer)) else -1
         if val >= 0:
             return val
-        if isinstance(key, (int, np.integer)) and 0 <= key < len(self.index_to_key):
+        if isinstance(key, (int, np.integer)) and 0 <= key < len(self):
             return int(key)
         if default is not None:
             return default
@@ -189,9 +225,9 @@ class KeyedVectors:
         for attr, t in zip(attrs, types):
             have = self.expandos.get(attr)
             if have is None:
-                self.expandos[attr] = np.zeros(len(self.index_to_key), dtype=t)
-            elif len(have) < len(self.index_to_key):
-                grown = np.zeros(len(self.index_to_key), dtype=have.dtype)
+                self.expandos[attr] = np.zeros(len(self), dtype=t)
+            elif len(have) < len(self):
+                grown = np.zeros(len(self), dtype=have.dtype)
                 grown[:len(have)] = have
                 self.expandos[attr] = grown
 
@@ -333,9 +369,10 @@ class KeyedVectors:
     def _ranked(self, scores_or_list: Any, topn: int, exclude: set[int], first: int = 0) -> list[tuple[Any, float]]:
         """The found (key, score) pairs as gensim gives them: each key as it was added (an int
         stays an int), rows in `exclude` or before `first` left out."""
-        rows = self._vec().key_to_index
-        found = ((rows[w], s) for w, s in scores_or_list)
-        return [(self.index_to_key[r], s) for r, s in found if r not in exclude and r >= first][:topn]
+        core = self._vec()
+        found = ((core.get_index(w), s) for w, s in scores_or_list)
+        key = core.word if self._keys is None else self._keys.__getitem__
+        return [(key(r), s) for r, s in found if r not in exclude and r >= first][:topn]
 
     def _restrict(self, clip_start: int, clip_end: int | None, restrict_vocab: int | None) -> int | None:
         """The rows a query searches: the first clip_end (or restrict_vocab); those before clip_start
@@ -579,21 +616,26 @@ class KeyedVectors:
         compressed; fvocab: a 'word count' file whose counts become the 'count' attribute."""
         fmt = "glove-txt" if no_header else ("word2vec-bin" if binary else "word2vec-txt")
         try:
-            words, matrix, _, _ = formats.read_vectors(fname, format=fmt, limit=limit)
+            got = formats.read_loaded(fname, format=fmt, limit=limit)
         except FormatError as exc:
             if any(s in exc.problem for s in ("truncated", "ends", "fewer", "expected")):
                 raise _TruncatedFile(exc.path, exc.problem) from None
             raise
+        core = Vectors._loaded(got)
+        as_read = encoding.lower().replace("-", "").replace("_", "") in ("utf8", "u8") and (
+            got.table is not None and formats.valid_utf8_words(got.table))
+        if as_read and np.dtype(datatype) == np.float32:  # the keys are the words as read: no copy of anything
+            kv = cls.from_vectors(core)
+        else:
+            def decode(w: str) -> str:
+                raw = w.encode("utf-8", "surrogateescape")
+                return raw.decode(encoding, unicode_errors)
 
-        def decode(w: str) -> str:
-            raw = w.encode("utf-8", "surrogateescape")
-            return raw.decode(encoding, unicode_errors)
-
-        keys = [decode(w) for w in words]
-        kv = cls(matrix.shape[1], dtype=datatype)
-        kv.add_vectors(keys, np.asarray(matrix, dtype=datatype))
+            keys = [decode(w) for w in core.words]
+            kv = cls(core.dim, dtype=datatype)
+            kv.add_vectors(keys, np.asarray(core.vectors, dtype=datatype))
         kv.allocate_vecattrs(["count"], [np.int64])
-        kv.expandos["count"][:] = np.arange(len(keys), 0, -1)  # gensim's stand-in counts: rank order
+        kv.expandos["count"][:] = np.arange(len(kv), 0, -1)  # gensim's stand-in counts: rank order
         if fvocab is not None:
             counts = {}
             with open(check_input(fvocab, "vocabulary file"), "rb") as f:
