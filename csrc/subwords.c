@@ -1,6 +1,9 @@
 #include "subwords.h"
 
+#include <math.h>
 #include <string.h>
+
+#include "parallel.h"
 
 /* Byte p of `<word>`. */
 static inline unsigned char bracketed(const char *word, size_t len, size_t p) {
@@ -33,4 +36,52 @@ int64_t wv_subword_rows(const char *word, size_t len, int minn, int maxn, uint32
         }
     }
     return count;
+}
+
+typedef struct {
+    const float *matrix;
+    const int32_t *offsets, *rows;
+    float *out, *norms;
+    int64_t dim, lo, hi;
+} mean_job;
+
+static void *mean_part(void *p) {
+    const mean_job *j = p;
+    const int64_t dim = j->dim;
+    for (int64_t i = j->lo; i < j->hi; i++) {
+        float *restrict o = j->out + i * dim;
+        const int32_t a = j->offsets[i], b = j->offsets[i + 1];
+        memset(o, 0, (size_t)dim * sizeof *o);
+        for (int32_t k = a; k < b; k++) {
+            /* the rows lie at random in a table far larger than the caches: ask for the next early */
+            if (k + 1 < b) {
+                const char *next = (const char *)(j->matrix + (int64_t)j->rows[k + 1] * dim);
+                for (int64_t c = 0; c < dim * (int64_t)sizeof(float); c += 64) __builtin_prefetch(next + c);
+            }
+            const float *restrict r = j->matrix + (int64_t)j->rows[k] * dim;
+            for (int64_t c = 0; c < dim; c++) o[c] += r[c];
+        }
+        if (b > a) {
+            const float scale = 1.0f / (float)(b - a);
+            for (int64_t c = 0; c < dim; c++) o[c] *= scale;
+        }
+        if (j->norms) {
+            double sq = 0.0;
+            for (int64_t c = 0; c < dim; c++) sq += (double)o[c] * (double)o[c];
+            j->norms[i] = (float)sqrt(sq);
+        }
+    }
+    return NULL;
+}
+
+void wv_mean_rows(const float *matrix, int64_t dim, const int32_t *offsets, const int32_t *rows, int64_t n,
+                  float *out, float *norms, int threads) {
+    enum { MAX_THREADS = 256 };
+    if (threads < 1) threads = 1;
+    if (threads > MAX_THREADS) threads = MAX_THREADS;
+    if (threads > n / 1024 + 1) threads = (int)(n / 1024 + 1);
+    mean_job jobs[MAX_THREADS];
+    for (int t = 0; t < threads; t++)
+        jobs[t] = (mean_job){matrix, offsets, rows, out, norms, dim, n * t / threads, n * (t + 1) / threads};
+    wv_threads_run(threads, mean_part, jobs, sizeof jobs[0]);
 }

@@ -28,4 +28,12 @@ static inline uint32_t wv_subword_hash(const unsigned char *s, size_t n) {
 int64_t wv_subword_rows(const char *word, size_t len, int minn, int maxn, uint32_t bucket, int64_t first_row,
                         int32_t *out, int64_t cap);
 
+/* out[i] = the mean of matrix's rows rows[offsets[i]..offsets[i + 1]) (zeros
+ * where there are none), for i < n, on up to `threads` threads: each word's
+ * vector from its own row and its n-grams'; norms[i] its L2 norm, taken
+ * while the row is in cache (norms may be NULL). Rows and offsets are
+ * trusted (checked once by the caller). */
+void wv_mean_rows(const float *matrix, int64_t dim, const int32_t *offsets, const int32_t *rows, int64_t n,
+                  float *out, float *norms, int threads);
+
 #endif

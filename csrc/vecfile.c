@@ -37,6 +37,24 @@ static int clamp_threads(int threads, int64_t work) {
 
 /* ------------------------------------------------------------------ binary */
 
+int64_t wv_vf_nul_entries(const uint8_t *buf, int64_t len, int64_t pos, int64_t n, int64_t *word_at,
+                          int64_t *word_len, int64_t *count, int8_t *type) {
+    for (int64_t i = 0; i < n; i++) {
+        const uint8_t *nul = pos < len ? memchr(buf + pos, 0, (size_t)(len - pos)) : NULL;
+        if (!nul) return i;
+        int64_t wl = (int64_t)(nul - (buf + pos));
+        if (len - (pos + wl + 1) < 9) return i;
+        word_at[i] = pos;
+        word_len[i] = wl;
+        uint64_t c = 0;
+        for (int b = 7; b >= 0; b--) c = c << 8 | buf[pos + wl + 1 + b]; /* little-endian, at any alignment */
+        count[i] = (int64_t)c;
+        type[i] = (int8_t)buf[pos + wl + 9];
+        pos += wl + 10;
+    }
+    return n;
+}
+
 int64_t wv_vf_binary_scan(const uint8_t *buf, int64_t len, int64_t pos, int64_t n, int64_t dim,
                           int64_t max_word, int64_t *word_at, int64_t *word_len, wv_vf_error *err) {
     const int64_t stride = 4 * dim;

@@ -34,6 +34,12 @@ typedef struct {
     int64_t count;     /* WV_VF_COUNT: values on the line */
 } wv_vf_error;
 
+/* fastText's dictionary entries "word\0<int64 count><int8 type>" from byte
+ * `pos`: word_at, word_len, count and type of up to n entries. Returns the
+ * entries found (fewer than n: the buffer ends inside the next). */
+int64_t wv_vf_nul_entries(const uint8_t *buf, int64_t len, int64_t pos, int64_t n, int64_t *word_at,
+                          int64_t *word_len, int64_t *count, int8_t *type);
+
 /* Binary entries "word<space><dim float32>", each optionally preceded by
  * newlines (word2vec.c writes one after every vector), from byte `pos`:
  * word_at[i] and word_len[i] for up to n entries. Returns the entries

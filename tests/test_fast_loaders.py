@@ -4,6 +4,7 @@ written byte by byte here (struct, Python's float formatting) and values
 computed by Python itself (float(), numpy's norms), with windows and
 pieces made tiny so that every boundary case is crossed."""
 
+import mmap
 import os
 import struct
 
@@ -200,3 +201,67 @@ def test_a_word_table_over_bytes_finds_each_first_word():
     assert table.index_bytes(b"zz") == -1
     assert table.word(4) == b"\xff\xfe".decode("utf-8", "surrogateescape")
     assert len(table.with_visible(2)) == 2 and table.with_visible(2).index("ccc") == -1
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_subword_means_and_norms_are_numpys(threads):
+    from wv_engine import _subwords
+
+    rng = np.random.default_rng(threads)
+    matrix = rng.standard_normal((5000, 13)).astype(np.float32)
+    lengths = rng.integers(0, 9, size=3000)
+    offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
+    rows = rng.integers(0, 5000, size=int(offsets[-1])).astype(np.int32)
+    out, norms = np.empty((3000, 13), np.float32), np.empty(3000, np.float32)
+    _subwords.mean_rows(matrix, offsets, rows, out, threads, norms)
+    want = np.array([matrix[rows[a:b]].astype(np.float64).mean(axis=0) if b > a else np.zeros(13)
+                     for a, b in zip(offsets[:-1], offsets[1:])])
+    np.testing.assert_allclose(out, want, atol=1e-5)
+    np.testing.assert_allclose(norms, np.linalg.norm(out, axis=1), rtol=1e-6)
+    with pytest.raises(ValueError):
+        _subwords.mean_rows(matrix, offsets, np.full_like(rows, 5000), out, threads)
+
+
+def test_a_fasttext_dictionary_cut_anywhere_is_an_error_naming_it(tmp_path):
+    from wv_engine.fasttext.bin_file import read_fasttext_bin, write_fasttext_bin
+
+    words = ["a", "bb", "\u00e9t\u00e9", "dddd"]
+    rng = np.random.default_rng(0)
+    inp, out = rng.standard_normal((4 + 10, 3)).astype(np.float32), rng.standard_normal((4, 3)).astype(np.float32)
+    write_fasttext_bin(tmp_path / "m.bin", words=words, counts=np.array([9, 7, 5, 3]), input_matrix=inp,
+                       output_matrix=out, arch="skipgram", window=5, epochs=1, min_count=1, negative=5, minn=1,
+                       maxn=2, bucket=10, sample=1e-3, ntokens=24)
+    whole = read_fasttext_bin(tmp_path / "m.bin")
+    assert whole["words"] == words and whole["counts"].tolist() == [9, 7, 5, 3]
+    np.testing.assert_array_equal(whole["input_matrix"], inp)
+    np.testing.assert_array_equal(whole["output_matrix"], out)
+    assert read_fasttext_bin(tmp_path / "m.bin", output=False)["output_matrix"] is None
+    raw = (tmp_path / "m.bin").read_bytes()
+    start = raw.index(b"a\0")
+    for cut in range(start, len(raw)):
+        (tmp_path / "cut.bin").write_bytes(raw[:cut])
+        with pytest.raises(FormatError):
+            read_fasttext_bin(tmp_path / "cut.bin", output=cut % 2 == 0)
+
+
+def test_gensims_own_file_is_mapped_by_the_gensim_layer(tmp_path):
+    gensim_models = pytest.importorskip("gensim.models")
+    from wv_engine.gensim import KeyedVectors
+
+    rng = np.random.default_rng(0)
+    words = [f"w{i}" for i in range(2000)]
+    matrix = rng.standard_normal((2000, 30)).astype(np.float32)
+    theirs = gensim_models.KeyedVectors(30)
+    theirs.add_vectors(words, matrix)
+    theirs.save(str(tmp_path / "g.kv"), separately=["vectors"])  # as gensim stores a matrix past 10M values
+    assert (tmp_path / "g.kv.vectors.npy").exists()
+    ours = KeyedVectors.load(str(tmp_path / "g.kv"), mmap="r")
+    bases, arr = [], ours.vectors
+    while arr is not None:
+        bases.append(arr)
+        arr = getattr(arr, "base", None)
+    assert any(isinstance(b, (np.memmap, mmap.mmap)) for b in bases)  # the file's pages, not a copy
+    assert not ours.vectors.flags.writeable
+    np.testing.assert_allclose([s for _, s in ours.most_similar("w7", topn=5)],
+                               [s for _, s in theirs.most_similar("w7", topn=5)], rtol=1e-5)
+    assert [w for w, _ in ours.most_similar("w7", topn=5)] == [w for w, _ in theirs.most_similar("w7", topn=5)]

@@ -12,6 +12,8 @@ cdef extern from "subwords.h":
     uint32_t wv_subword_hash(const unsigned char *s, size_t n) nogil
     int64_t wv_subword_rows(const char *word, size_t len, int minn, int maxn, uint32_t bucket, int64_t first_row,
                             int32_t *out, int64_t cap) nogil
+    void wv_mean_rows(const float *matrix, int64_t dim, const int32_t *offsets, const int32_t *rows, int64_t n,
+                      float *out, float *norms, int threads) nogil
 
 
 cdef extern from "row_order.h":
@@ -74,30 +76,26 @@ def subword_table(words, int minn, int maxn, uint32_t bucket):
     return offsets.astype(np.int32), rows[:total]
 
 
-def mean_rows(const float[:, ::1] matrix not None, offsets, rows, float[:, ::1] out not None):
+def mean_rows(const float[:, ::1] matrix not None, offsets, rows, float[:, ::1] out not None, int threads=1,
+              float[::1] norms=None):
     """out[i] = the mean of matrix's rows rows[offsets[i]:offsets[i + 1]]
-    (zeros where there are none): the vectors of a subword table's words."""
+    (zeros where there are none), on `threads` threads: the vectors of a
+    subword table's words; `norms`, if given, gets each one's L2 norm."""
     cdef const int32_t[::1] o = np.ascontiguousarray(offsets, dtype=np.int32)
     cdef const int32_t[::1] r = np.ascontiguousarray(rows, dtype=np.int32)
-    cdef int64_t n = out.shape[0], dim = out.shape[1], i, k, c, a, b
+    cdef int64_t n = out.shape[0], dim = out.shape[1]
     if o.shape[0] != n + 1 or matrix.shape[1] != dim or o[0] != 0 or o[n] != r.shape[0] \
             or np.any(np.diff(np.asarray(o)) < 0):
         raise ValueError("offsets, rows and out do not match")
     if r.shape[0] and (np.asarray(r).min() < 0 or np.asarray(r).max() >= matrix.shape[0]):
         raise ValueError("rows lie outside the matrix")
-    cdef float scale
+    if norms is not None and norms.shape[0] != n:
+        raise ValueError("one norm per row of out")
+    if n == 0 or dim == 0:
+        return out
     with nogil:
-        for i in range(n):
-            a, b = o[i], o[i + 1]
-            for c in range(dim):
-                out[i, c] = 0.0
-            for k in range(a, b):
-                for c in range(dim):
-                    out[i, c] += matrix[r[k], c]
-            if b > a:
-                scale = 1.0 / (b - a)
-                for c in range(dim):
-                    out[i, c] *= scale
+        wv_mean_rows(&matrix[0, 0] if matrix.shape[0] else NULL, dim, &o[0], &r[0] if r.shape[0] else NULL, n,
+                     &out[0, 0], &norms[0] if norms is not None else NULL, max(threads, 1))
     return out
 
 

@@ -4,7 +4,7 @@ file), csrc/wordtable.c (word -> row over plain arrays) and csrc/topk.c
 (the best rows of many queries). Every array the C reads or writes is
 checked against the others here, once; the C trusts what it is given."""
 
-from libc.stdint cimport int64_t, uint8_t, uint32_t
+from libc.stdint cimport int8_t, int64_t, uint8_t, uint32_t
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 
 import numpy as np
@@ -17,6 +17,8 @@ cdef extern from "vecfile.h" nogil:
         int64_t count
     ctypedef struct wv_vf_piece:
         int64_t begin, end, rows, lines
+    int64_t wv_vf_nul_entries(const uint8_t *buf, int64_t len, int64_t pos, int64_t n, int64_t *word_at,
+                              int64_t *word_len, int64_t *count, int8_t *type)
     int64_t wv_vf_binary_scan(const uint8_t *buf, int64_t len, int64_t pos, int64_t n, int64_t dim,
                               int64_t max_word, int64_t *word_at, int64_t *word_len, wv_vf_error *err)
     int64_t wv_vf_binary_rows(const uint8_t *buf, const int64_t *word_at, const int64_t *word_len, int64_t n,
@@ -69,6 +71,39 @@ cdef inline const uint8_t *first_byte(const uint8_t[::1] buf) noexcept nogil:
 
 
 # ---------------------------------------------------------------------------- binary rows
+
+
+def nul_entries(const uint8_t[::1] buf not None, int64_t pos, int64_t n):
+    """(word_at, word_len, count, type) of up to n fastText dictionary
+    entries from byte pos ("word NUL int64 int8"): arrays as long as the
+    entries found (fewer than n: the buffer ends inside the next)."""
+    if pos < 0 or pos > buf.shape[0] or n < 0:
+        raise ValueError("nul_entries: position or count out of range")
+    word_at = np.empty(n, dtype=np.int64)
+    word_len = np.empty(n, dtype=np.int64)
+    count = np.empty(n, dtype=np.int64)
+    kind = np.empty(n, dtype=np.int8)
+    cdef int64_t[::1] a = word_at, l = word_len, c = count
+    cdef int8_t[::1] k = kind
+    cdef int64_t found
+    with nogil:
+        found = wv_vf_nul_entries(first_byte(buf), buf.shape[0], pos, n, &a[0] if n else NULL,
+                                  &l[0] if n else NULL, &c[0] if n else NULL, &k[0] if n else NULL)
+    return word_at[:found], word_len[:found], count[:found], kind[:found]
+
+
+def decode_words(const uint8_t[::1] buf not None, const int64_t[::1] word_at not None,
+                 const int64_t[::1] word_len not None):
+    """The words at word_at (word_len bytes each) as a list of str (UTF-8,
+    surrogateescape for bytes that are not)."""
+    cdef int64_t i, n = word_at.shape[0]
+    if word_len.shape[0] != n:
+        raise ValueError("decode_words: word_at and word_len differ in length")
+    for i in range(n):
+        if word_at[i] < 0 or word_len[i] < 0 or word_at[i] + word_len[i] > buf.shape[0]:
+            raise ValueError(f"decode_words: word {i} lies outside the buffer")
+    return [PyUnicode_DecodeUTF8(<const char *>&buf[0] + word_at[i], word_len[i], "surrogateescape")
+            if word_len[i] else "" for i in range(n)]
 
 
 def binary_scan(const uint8_t[::1] buf not None, int64_t pos, int64_t n, int64_t dim, int64_t max_word):

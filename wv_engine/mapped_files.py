@@ -16,6 +16,7 @@ from __future__ import annotations
 import mmap
 import os
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Iterator, NamedTuple
 
@@ -24,10 +25,12 @@ import numpy as np
 from . import _vectors
 from .errors import FormatError
 from .progress import ByteProgress
+from .settings import default_threads
 
 WINDOW_BYTES = 1 << 25        # bytes of the file mapped in at a time
 PIECE_BYTES = 1 << 22         # text parsed a piece at a time, pieces shared among threads
 BIG_FILE_BYTES = 1 << 28      # a progress bar (on a terminal) from this size on
+READ_CHUNK = 1 << 26          # bytes a thread reads at a time into a fresh array
 MAX_LINE = 1 << 26            # the first row of a file without a header, read to find the dimension
 _PAGE = mmap.PAGESIZE
 
@@ -39,13 +42,6 @@ class RawRows(NamedTuple):
     offsets: np.ndarray   # int64, len(matrix) + 1
     matrix: np.ndarray    # float32 (n, dim)
     norms: np.ndarray     # float32 (n,)
-
-
-def default_threads() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
 
 
 @contextmanager
@@ -90,6 +86,39 @@ def _not_finite(path: str, where: str, row: np.ndarray) -> FormatError:
     value = bad[0] if bad.size else float("nan")
     return FormatError(path, f"{where}: value {value} is not a finite number "
                              "(inf, nan, or past float32's range of 3.4e38)")
+
+
+def read_floats(fh, offset: int, count: int, threads: int | None = None) -> np.ndarray:
+    """`count` little-endian float32 from byte `offset` of the open file
+    `fh`, read straight into a fresh array by several threads at once
+    (pread releases the GIL): the page faults of the new memory and the
+    copy out of the page cache are shared among the cores, where one
+    np.fromfile takes them in turn. FormatError if the file ends first."""
+    out = np.empty(count, dtype="<f4")
+    raw = memoryview(out).cast("B")
+    fd = fh.fileno()
+    chunks = range(0, len(raw), READ_CHUNK)
+
+    def read(start: int) -> int:
+        part = raw[start:start + READ_CHUNK]
+        done = 0
+        while done < len(part):
+            got = os.preadv(fd, [part[done:]], offset + start + done)
+            if got <= 0:
+                break
+            done += got
+        return done
+
+    workers = max(1, min(threads or default_threads(), len(chunks)))
+    if workers == 1:
+        got = sum(map(read, chunks))
+    else:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            got = sum(pool.map(read, chunks))
+    if got != len(raw):
+        raise FormatError(getattr(fh, "name", "?"), f"truncated: {count:,} values at offset {offset:,}, "
+                                                    f"the file holds {got // 4:,}")
+    return out
 
 
 # ---------------------------------------------------------------------------- binary

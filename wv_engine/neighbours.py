@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._vectors import TopK
-from .mapped_files import default_threads
+from .settings import default_threads
 
 BLOCK_SCORES = 1 << 22   # scores held at a time: queries x rows of one block
 MIN_BLOCK_ROWS = 1 << 12

@@ -16,7 +16,7 @@ import numpy as np
 
 from . import formats, neighbours
 from ._vectors import row_norms
-from .mapped_files import default_threads
+from .settings import default_threads
 from .word_index import Words, WordTable
 
 __all__ = ["Vectors", "UnknownWordError"]
@@ -137,16 +137,16 @@ class Vectors:
 
     @classmethod
     def _indexed(cls, words: Sequence[str], vectors: np.ndarray, counts: np.ndarray | None,
-                 metadata: dict[str, Any] | None = None) -> "Vectors":
+                 metadata: dict[str, Any] | None = None, key_to_index: dict[str, int] | None = None) -> "Vectors":
         """Vectors over words a Vocabulary has already checked (distinct
         str): only the matrix is checked and the index waits for its first
         use, so a model of millions of words gets its Vectors (and writes
-        them) at once."""
+        them) at once. `key_to_index`: the vocabulary's own, where it has one."""
         mat = _as_float32_matrix(vectors)
         if mat.shape[0] != len(words):
             raise ValueError(f"vectors has {mat.shape[0]} rows for {len(words)} words")
         self = cls.__new__(cls)
-        self._set(list(words), None, mat, counts, metadata)
+        self._set(list(words), key_to_index, mat, counts, metadata)
         return self
 
     # ------------------------------------------------------------------ basic access

@@ -179,6 +179,11 @@ class Vocabulary:
             self._index = dict(zip(self.words, range(len(self.words))))
         return self._index
 
+    @property
+    def built_index(self) -> dict[str, int] | None:
+        """`index` if it has been made, else None (nothing is built to answer)."""
+        return self._index
+
     def __len__(self) -> int:
         return len(self.words)
 

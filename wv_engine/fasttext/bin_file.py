@@ -14,14 +14,17 @@ naming what is wrong, never a crash or a huge allocation."""
 
 from __future__ import annotations
 
+import mmap
 import os
 import struct
 from typing import Any
 
 import numpy as np
 
+from .. import _vectors
 from ..errors import FormatError, UnsupportedModelError
 from ..files import atomic_write, check_input
+from ..mapped_files import read_floats
 from ..file_checks import checked_number
 
 __all__ = ["MAGIC", "VERSION", "read_fasttext_bin", "write_fasttext_bin"]
@@ -70,13 +73,14 @@ def write_fasttext_bin(path: str | os.PathLike, *, words: list[str], counts: np.
             fh.write(memoryview(np.ascontiguousarray(matrix, dtype="<f4")).cast("B"))
 
 
-def read_fasttext_bin(path: str | os.PathLike) -> dict[str, Any]:
+def read_fasttext_bin(path: str | os.PathLike, output: bool = True) -> dict[str, Any]:
     """A fastText .bin of word vectors (skip-gram or CBOW, not quantized) as
     {"args": {name: value}, "arch", "loss", "words", "counts", "ntokens",
     "input_matrix", "output_matrix"}; files fastText wrote before version 11
     (no magic number) too. Raises FormatError for anything else: a
     supervised or quantized model, a damaged file, a header whose sizes
-    disagree with the file."""
+    disagree with the file. `output`: False leaves the output matrix
+    unread (None): the vectors need only the input rows."""
     path = check_input(path, "fastText model")
     size = os.path.getsize(path)
     with open(path, "rb") as fh:
@@ -85,17 +89,17 @@ def read_fasttext_bin(path: str | os.PathLike) -> dict[str, Any]:
         if magic == MAGIC:
             if version not in (11, VERSION):
                 raise FormatError(path, f"fastText .bin version {version} is not supported (11 and 12 are)")
-            return _read_model(path, reader, _ARGS.unpack(reader.take(_ARGS.size, "the arguments")), True)
+            return _read_model(path, reader, _ARGS.unpack(reader.take(_ARGS.size, "the arguments")), True, output)
         # before version 11 fastText wrote no magic number: its files begin with dim and ws
         try:
             rest = _OLD_ARGS.unpack(reader.take(_OLD_ARGS.size, "the arguments"))
-            return _read_model(path, reader, (magic, version) + rest, False)
+            return _read_model(path, reader, (magic, version) + rest, False, output)
         except FormatError as exc:
             raise FormatError(path, f"not a fastText .bin: no magic number ({magic}; fastText's is {MAGIC}) "
                                     f"and not its older layout either ({exc.problem})") from None
 
 
-def _read_model(path: str, reader: "_Reader", values: tuple, new: bool) -> dict[str, Any]:
+def _read_model(path: str, reader: "_Reader", values: tuple, new: bool, output: bool) -> dict[str, Any]:
     """The file after its arguments (`values`); `new`: the layout of version 11 on,
     whose dictionary counts pruned entries and whose matrices say whether they are quantized."""
     size = reader.size
@@ -132,7 +136,11 @@ def _read_model(path: str, reader: "_Reader", values: tuple, new: bool) -> dict[
         m, n = _MATRIX.unpack(reader.take(_MATRIX.size, f"the {name} matrix's shape"))
         if (m, n) != (rows, dim):
             raise FormatError(path, f"the {name} matrix is {m} x {n}; the header's sizes make it {rows} x {dim}")
-        matrices.append(reader.floats(m * n, f"the {name} matrix").reshape(m, n))
+        if name == "output" and not output:
+            reader.skip(4 * m * n, "the output matrix")
+            matrices.append(None)
+        else:
+            matrices.append(reader.floats(m * n, f"the {name} matrix").reshape(m, n))
     if reader.offset != size:
         raise FormatError(path, f"{size - reader.offset} bytes follow the output matrix")
     return {"args": args, "arch": model, "loss": loss, "words": words, "counts": counts, "ntokens": ntokens,
@@ -158,31 +166,29 @@ class _Reader:
 
     def floats(self, count: int, what: str) -> np.ndarray:
         self._room(4 * count, what)
-        data = np.fromfile(self.fh, dtype="<f4", count=count)
+        data = read_floats(self.fh, self.offset, count)
         self.offset += 4 * count
-        if data.size != count:
-            raise FormatError(self.path, f"truncated {what}")
+        self.fh.seek(self.offset)
         return data.astype(np.float32, copy=False)
 
     def entries(self, n: int) -> tuple[list[str], np.ndarray]:
-        """n dictionary entries: NUL-ended bytes, int64 count, int8 type."""
-        words: list[str] = []
-        counts = np.empty(n, dtype=np.int64)
-        buffer, pos = b"", 0
-        while len(words) < n:
-            end = buffer.find(b"\0", pos)
-            if end < 0 or end + 1 + _ENTRY_TAIL.size > len(buffer):
-                more = self.fh.read(1 << 20)
-                if not more:
-                    raise FormatError(self.path, f"truncated: the dictionary ends after {len(words)} of {n} entries")
-                buffer, pos = buffer[pos:] + more, 0
-                continue
-            count, kind = _ENTRY_TAIL.unpack_from(buffer, end + 1)
-            if count < 0 or kind != 0:
-                raise FormatError(self.path, f"dictionary entry {len(words)} has count {count} and type {kind}")
-            counts[len(words)] = count
-            words.append(buffer[pos:end].decode("utf-8", "surrogateescape"))
-            pos = end + 1 + _ENTRY_TAIL.size
-        self.offset += self.fh.tell() - self.offset - (len(buffer) - pos)
+        """n dictionary entries: NUL-ended bytes, int64 count, int8 type
+        (found in C over a read-only mapping: a pretrained dictionary holds millions)."""
+        with mmap.mmap(self.fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+            word_at, word_len, counts, kinds = _vectors.nul_entries(mm, self.offset, n)
+            bad = np.flatnonzero((counts < 0) | (kinds != 0))
+            if bad.size:
+                i = int(bad[0])
+                raise FormatError(self.path, f"dictionary entry {i} has count {counts[i]} and type {kinds[i]}")
+            if len(word_at) < n:
+                raise FormatError(self.path, f"truncated: the dictionary ends after {len(word_at)} of {n} entries")
+            words = _vectors.decode_words(mm, word_at, word_len)
+        if n:
+            self.offset = int(word_at[-1] + word_len[-1]) + 1 + _ENTRY_TAIL.size
         self.fh.seek(self.offset)
         return words, counts
+
+    def skip(self, nbytes: int, what: str) -> None:
+        self._room(nbytes, what)
+        self.offset += nbytes
+        self.fh.seek(self.offset)

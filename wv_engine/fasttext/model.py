@@ -273,13 +273,14 @@ class FastText(Word2Vec):
             loss=self.loss)
 
     @classmethod
-    def load_fasttext(cls, path: str | os.PathLike, **overrides) -> "FastText":
+    def load_fasttext(cls, path: str | os.PathLike, *, _vectors_only: bool = False, **overrides) -> "FastText":
         """A model from fastText's .bin (skip-gram or CBOW with negative
         sampling, hierarchical softmax or the softmax, not quantized), ready
         to give vectors and to train on;
         overrides change settings such as threads. Raises FormatError for a
-        damaged, foreign or unsupported file."""
-        data = fasttext_bin.read_fasttext_bin(path)
+        damaged, foreign or unsupported file. (_vectors_only: for a caller
+        that keeps only the vectors, the output matrix is left unread.)"""
+        data = fasttext_bin.read_fasttext_bin(path, output=not _vectors_only)
         args = data["args"]
         loss = data["loss"]
         if loss == "ova":
@@ -293,7 +294,9 @@ class FastText(Word2Vec):
         try:
             vocab = Vocabulary(data["words"], data["counts"], total_tokens=data["ntokens"])
             output = data["output_matrix"]
-            if loss == "hs":  # fastText's bits mean the opposite of word2vec.c's (save_fasttext)
+            if output is None:  # never read: zeros the system gives untouched, so no memory until trained
+                output = np.zeros((len(vocab), args["dim"]), dtype=np.float32)
+            elif loss == "hs":  # fastText's bits mean the opposite of word2vec.c's (save_fasttext)
                 output = _hs_flip(output)
             return cls.from_weights(config, vocab, data["input_matrix"], output)
         except ValueError as exc:
@@ -313,14 +316,18 @@ class FastText(Word2Vec):
         self._need_weights()
         if self._vectors is None:
             V = len(self.vocab)
+            norms = None
             if self.ngram_buckets:
                 offsets, rows = self.subword_table()
+                norms = np.empty(V, dtype=np.float32)
                 means = _subwords.mean_rows(self.input_vectors, offsets, rows,
-                                            np.empty((V, self.dim), dtype=np.float32))
+                                            np.empty((V, self.dim), dtype=np.float32), self.threads, norms)
             else:
                 means = self.input_vectors
             self._vectors = SubwordVectors._made(self.vocab.words, np.asarray(means), self.ngram_vectors,
-                                                 self.minn, self.maxn, self.vocab.counts, self.metadata())
+                                                 self.minn, self.maxn, self.vocab.counts, self.metadata(),
+                                                 self.vocab.built_index)
+            self._vectors._norms = norms  # made with the means (None: computed on first use)
         return self._vectors
 
 

@@ -50,9 +50,10 @@ class SubwordVectors(Vectors):
 
     @classmethod
     def _made(cls, words: Sequence[str], vectors: np.ndarray, ngram_vectors: np.ndarray, minn: int, maxn: int,
-              counts: np.ndarray | None, metadata: dict[str, Any] | None) -> "SubwordVectors":
+              counts: np.ndarray | None, metadata: dict[str, Any] | None,
+              key_to_index: dict[str, int] | None = None) -> "SubwordVectors":
         """Over words a Vocabulary has checked (see Vectors._indexed)."""
-        self = cls._indexed(words, vectors, counts, metadata)
+        self = cls._indexed(words, vectors, counts, metadata, key_to_index)
         self._set_ngrams(ngram_vectors, minn, maxn)
         return self
 

@@ -128,8 +128,12 @@ class FastText(Word2Vec):
 
 def load_facebook_model(path: str | os.PathLike, encoding: str = "utf-8") -> FastText:
     """A model from fastText's .bin (negative sampling or hierarchical softmax), ready to train on."""
+    return _loaded(path, vectors_only=False)
+
+
+def _loaded(path: str | os.PathLike, vectors_only: bool) -> FastText:
     # gensim trains a loaded model with its own noise exponent (0.75), not fastText's (0.5)
-    engine = _core.FastText.load_fasttext(path, ns_exponent=0.75)
+    engine = _core.FastText.load_fasttext(path, ns_exponent=0.75, _vectors_only=vectors_only)
     hs = int(engine.loss == "hs")
     self = FastText(vector_size=engine.dim, min_n=engine.minn, max_n=engine.maxn, bucket=engine.bucket,
                     sg=int(engine.arch == "skipgram"), hs=hs, window=engine.window,
@@ -141,8 +145,9 @@ def load_facebook_model(path: str | os.PathLike, encoding: str = "utf-8") -> Fas
 
 
 def load_facebook_vectors(path: str | os.PathLike, encoding: str = "utf-8") -> FastTextKeyedVectors:
-    """The vectors of fastText's .bin."""
-    return load_facebook_model(path, encoding).wv
+    """The vectors of fastText's .bin (its output matrix, needed only to
+    train on, is not read)."""
+    return _loaded(path, vectors_only=True).wv
 
 
 def save_facebook_model(model: FastText, path: str | os.PathLike, encoding: str = "utf-8", lr_update_rate: int = 100,

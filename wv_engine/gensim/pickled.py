@@ -89,9 +89,11 @@ class _Unpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"{module}.{name} is not something a gensim model holds")
 
 
-def read(path: str | os.PathLike) -> Record:
+def read(path: str | os.PathLike, mmap: str | None = None) -> Record:
     """The object gensim's SaveLoad.save wrote to `path`, with the arrays it
-    stored beside it read back in. FormatError for anything else."""
+    stored beside it read back in (mmap='r': mapped read-only, as gensim's
+    load(..., mmap='r'), its pages shared with every process mapping them).
+    FormatError for anything else."""
     path = os.fspath(path)
     compressed = path.endswith((".gz", ".bz2"))
     from ..files import open_input
@@ -104,22 +106,22 @@ def read(path: str | os.PathLike) -> Record:
         raise FormatError(path, f"not a gensim model this reader admits: {type(exc).__name__}: {exc}") from None
     if not isinstance(obj, Record):
         raise FormatError(path, f"not a gensim model (a {type(obj).__name__})")
-    _load_beside(obj, path, compressed)
+    _load_beside(obj, path, compressed, mmap)
     return obj
 
 
-def _load_beside(obj: Record, fname: str, compressed: bool) -> None:
+def _load_beside(obj: Record, fname: str, compressed: bool, mmap: str | None) -> None:
     """SaveLoad's arrays stored in files of their own: `fname.attr.npy`
     (`.npz` when the model was compressed), objects recursively."""
     state = obj.__dict__
     for attr in state.get("__recursive_saveloads", []) or []:
         child = state.get(attr)
         if isinstance(child, Record):
-            _load_beside(child, f"{fname}.{attr}", compressed)
+            _load_beside(child, f"{fname}.{attr}", compressed, mmap)
     for attr in state.get("__numpys", []) or []:
         where = f"{fname}.{attr}.{'npz' if compressed else 'npy'}"
         try:
-            value = np.load(where, allow_pickle=False)
+            value = np.load(where, allow_pickle=False, mmap_mode=None if compressed else mmap)
             state[attr] = value["val"] if compressed else value
         except (OSError, ValueError, KeyError) as exc:
             raise FormatError(where, f"cannot read the array {attr!r} stored beside {fname}: {exc}") from None
@@ -129,12 +131,12 @@ def _load_beside(obj: Record, fname: str, compressed: bool) -> None:
         state[attr] = None
 
 
-def read_vectors(path: str | os.PathLike, record: Record | None = None) -> tuple[list[str], np.ndarray | None,
-                                                                                np.ndarray]:
+def read_vectors(path: str | os.PathLike, record: Record | None = None, mmap: str | None = None
+                 ) -> tuple[list[str], np.ndarray | None, np.ndarray]:
     """vectors_of the KeyedVectors gensim saved at `path`, or of a saved
     Word2Vec's (its `wv`; before gensim 1, the model held them itself);
-    `record`: the file read already."""
-    record = read(path) if record is None else record
+    `record`: the file read already; `mmap`: as in read."""
+    record = read(path, mmap) if record is None else record
     return vectors_of(os.fspath(path), _attr(record, "wv", default=record))
 
 

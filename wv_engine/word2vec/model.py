@@ -416,7 +416,7 @@ class Word2Vec:
             raise RuntimeError("the model has no vocabulary yet: call fit or build_vocab")
         if self._vectors is None:
             self._vectors = Vectors._indexed(self.vocab.words, self.input_vectors,
-                                             self.vocab.counts, self.metadata())
+                                             self.vocab.counts, self.metadata(), self.vocab.built_index)
         return self._vectors
 
     def metadata(self) -> dict:
