@@ -18,8 +18,19 @@ static inline int is_field_space(uint8_t c) { /* whitespace within a line */
 }
 
 static float row_norm(const float *row, int64_t dim) {
-    double s = 0.0; /* in double: no float row's squares can overflow it */
-    for (int64_t k = 0; k < dim; k++) s += (double)row[k] * (double)row[k];
+    /* eight float sums side by side (one vector register; the copy this
+     * rides on is memory-bound) and, where a huge value overflows them,
+     * again in double, which no float row's squares can overflow */
+    float lane[8] = {0};
+    int64_t k = 0;
+    for (; k + 8 <= dim; k += 8)
+        for (int l = 0; l < 8; l++) lane[l] += row[k + l] * row[k + l];
+    float f = 0.0f;
+    for (int l = 0; l < 8; l++) f += lane[l];
+    for (; k < dim; k++) f += row[k] * row[k];
+    if (isfinite(f)) return sqrtf(f);
+    double s = 0.0;
+    for (k = 0; k < dim; k++) s += (double)row[k] * (double)row[k];
     return (float)sqrt(s);
 }
 
@@ -83,6 +94,14 @@ int64_t wv_vf_binary_scan(const uint8_t *buf, int64_t len, int64_t pos, int64_t 
         word_at[i] = pos;
         word_len[i] = wl;
         pos += wl + 1 + stride;
+        /* Each entry's word is a cache miss that the next one's place waits on: ask
+         * for where the entries a few ahead should begin (words differ in length
+         * by a few bytes, so a line and the next cover it) while this one is read. */
+        int64_t ahead = pos + 8 * (wl + 1 + stride);
+        if (ahead + 64 < len) {
+            __builtin_prefetch(buf + ahead);
+            __builtin_prefetch(buf + ahead + 64);
+        }
     }
     return n;
 }

@@ -52,6 +52,7 @@ def _base(command: str, root, corpus: str, vectors: str) -> list[str]:
         "infer": ["infer", str(root / "model.d2v"), corpus, "-o", out, "--epochs", "1", "--threads", "1", "--quiet"],
         "eval": ["eval", vectors],
         "similar": ["similar", vectors, "t0w0"],
+        "index": ["index", vectors, "-o", str(root / "vectors.hnsw"), "--threads", "1"],
         "analogy": ["analogy", vectors, "t0w0", "t0w1", "t1w0"],
         "map": ["map", vectors, "--projector", str(root / "projector")],
         "demo": ["demo", "--out", str(root / "demo"), "--quiet"],
@@ -79,7 +80,7 @@ def test_the_sweep_finds_every_numeric_flag():
     for expected in [("word2vec", "--dim"), ("word2vec", "--seed"), ("word2vec", "--lr-scale"),
                      ("fasttext", "--bucket"), ("glove", "--memory-limit"), ("glove", "--grid-rounds"), ("svd", "--eig"),
                      ("phrases", "--passes"), ("phrases", "--threshold"), ("eval", "--restrict-vocab"),
-                     ("similar", "-n"), ("similar", "--restrict-vocab"), ("map", "--per-word"), ("demo", "--threads")]:
+                     ("similar", "-n"), ("similar", "--restrict-vocab"), ("index", "--ef-construction"), ("map", "--per-word"), ("demo", "--threads")]:
         assert expected in names
     # no other numeric type: every flag that parses a value is one of the sweep's or takes text
     parser = build_parser()

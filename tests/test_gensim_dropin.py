@@ -73,8 +73,14 @@ def test_arguments_without_effect_are_logged_as_gensim_logs(caplog, capfd):
     m = Word2Vec(CORPUS, **SMALL)
     with pytest.raises(NotImplementedError):
         m.train(CORPUS, total_examples=m.corpus_count, epochs=1, word_count=5)
-    with pytest.raises(NotImplementedError):
-        m.wv.most_similar("graph", indexer=object())
+
+
+    class Planted:  # an indexer answers instead of the exact search, as in gensim
+        def most_similar(self, vector, num_neighbors):
+            assert vector.shape == (m.wv.vector_size,) and abs(np.linalg.norm(vector) - 1) < 1e-5
+            return [("planted", 1.0)] * num_neighbors
+
+    assert m.wv.most_similar("graph", topn=2, indexer=Planted()) == [("planted", 1.0)] * 2
 
 
 def test_training_from_sentences_matches_the_engine():

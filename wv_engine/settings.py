@@ -111,6 +111,10 @@ RANGES = {
     "per_word": Range(1, 1_000_000),
     # Doc2Vec's
     "dm_tag_count": Range(1, 1000),
+    # an approximate index's (wv_engine.approximate)
+    "hnsw_m": Range(2, 200),
+    "ef_construction": Range(1, 100_000),
+    "ef": Range(1, 100_000),
 }
 
 

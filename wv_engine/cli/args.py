@@ -250,6 +250,21 @@ def _add_queries(sub) -> None:
     p.add_argument("--skip-unknown", action="store_true",
                    help="answer the words the vectors know, naming the others on stderr (default: refuse them)")
     p.add_argument("--json", action="store_true", help="print {word: [[neighbour, cosine], ...]} as JSON")
+    p.add_argument("--approximate", action="store_true",
+                   help="answer from the approximate index beside VECTORS (VECTORS.hnsw, made by wv-engine index)")
+    p.add_argument("--index", metavar="FILE", help="the approximate index (default: VECTORS.hnsw); implies --approximate")
+    p.add_argument("--ef", type=bounded("ef"), default=None, metavar="N",
+                   help="how wide an approximate query searches (default: the index's)")
+
+    p = sub.add_parser("index", help="an approximate-neighbour index (HNSW) of vectors, saved beside them")
+    p.add_argument("vectors", metavar="VECTORS")
+    p.add_argument("-o", "--output", metavar="FILE", help="default: VECTORS.hnsw (and FILE.json)")
+    p.add_argument("--m", type=bounded("hnsw_m"), default=32, help="links a node (default 32)")
+    p.add_argument("--ef-construction", type=bounded("ef_construction"), default=200,
+                   help="search width while building (default 200)")
+    p.add_argument("--ef", type=bounded("ef"), default=128, help="query width saved with the index (default 128)")
+    p.add_argument("--threads", type=bounded("threads"), default=None, help="default: the usable cores")
+    p.add_argument("--seed", type=bounded("seed"), default=1)
 
     p = sub.add_parser("analogy", help="A is to B as C is to ? (3CosAdd)")
     p.add_argument("vectors", metavar="VECTORS")

@@ -18,7 +18,7 @@ from .common import EXIT_ERROR, EXIT_INTERRUPTED, check_outputs, say
 from .doc2vec import run_doc2vec, run_infer
 from .glove import run_glove, run_svd
 from .phrases import run_phrases
-from .queries import run_analogy, run_eval, run_similar
+from .queries import run_analogy, run_eval, run_index, run_similar
 from .word2vec import run_fasttext, run_word2vec
 
 
@@ -94,4 +94,4 @@ def _memory_message(args, exc: MemoryError) -> str:
 COMMANDS = {"word2vec": run_word2vec, "fasttext": run_fasttext, "doc2vec": run_doc2vec, "infer": run_infer,
             "glove": run_glove, "svd": run_svd, "eval": run_eval,
             "phrases": run_phrases, "report": watch.run_report, "map": watch.run_map,
-            "similar": run_similar, "analogy": run_analogy, "convert": run_convert, "demo": run_demo}
+            "similar": run_similar, "index": run_index, "analogy": run_analogy, "convert": run_convert, "demo": run_demo}

@@ -4,6 +4,7 @@ file (flags: args.py)."""
 from __future__ import annotations
 
 import json
+import sys
 
 from ..files import read_as
 
@@ -56,8 +57,6 @@ def _print_neighbours(pairs, indent: str = "") -> None:
 def run_similar(args) -> int:
     """`wv-engine similar`: nearest neighbours of one word or many (all
     answered in one pass over the vectors)."""
-    import sys
-
     queries = list(args.word)
     if args.words:
         queries += _query_words(args.words)
@@ -74,7 +73,17 @@ def run_similar(args) -> int:
                            f"({len(vectors):,} words): {named}")
         print(f"wv-engine: skipped {len(unknown)} words not in the vocabulary: {named}", file=sys.stderr)
         queries = [w for w in queries if w not in set(unknown)]
-    answers = vectors.most_similar_many(queries, topn=args.n, restrict_vocab=args.restrict_vocab)
+    if args.approximate or args.index:
+        if args.restrict_vocab:
+            raise ValueError("--restrict-vocab searches exactly; it does not go with --approximate")
+        from ..approximate import ApproximateIndex, index_path
+
+        index = read_as("--index", args.index or index_path(args.vectors), ApproximateIndex.load, vectors)
+        if args.ef:
+            index.ef = args.ef
+        answers = index.most_similar_many(queries, topn=args.n)
+    else:
+        answers = vectors.most_similar_many(queries, topn=args.n, restrict_vocab=args.restrict_vocab)
     if args.json:
         print(json.dumps({w: [[n, s] for n, s in a] for w, a in zip(queries, answers)}, ensure_ascii=False))
     elif len(queries) == 1:
@@ -86,10 +95,21 @@ def run_similar(args) -> int:
     return 0
 
 
+def run_index(args) -> int:
+    """`wv-engine index`: an approximate-neighbour index saved beside the vectors."""
+    from ..approximate import ApproximateIndex, index_path
+
+    vectors = _vectors(args)
+    out = args.output or index_path(args.vectors)
+    index = ApproximateIndex.build(vectors, m=args.m, ef_construction=args.ef_construction, ef=args.ef,
+                                   threads=args.threads, seed=args.seed)
+    index.save(out)
+    print(f"wrote {out} ({len(vectors):,} rows)", file=sys.stderr)
+    return 0
+
+
 def _query_words(path: str) -> list[str]:
     """The words of a --words file, one a line (blank lines skipped)."""
-    import sys
-
     if path == "-":
         return [line.strip() for line in sys.stdin if line.strip()]
     return read_as("--words", path, _lines)

@@ -21,7 +21,8 @@ from . import pickled
 from ..errors import FormatError
 from ..evaluate import evaluate_analogies, evaluate_word_pairs
 from ..files import atomic_write, check_input
-from ..settings import INT64_MAX
+from .._vectors import row_norms
+from ..settings import INT64_MAX, default_threads
 from ..vectors import Vectors
 
 __all__ = ["KeyedVectors", "REAL", "pseudorandom_weak_vector", "load_word2vec_format"]
@@ -103,14 +104,18 @@ class KeyedVectors:
     # The keys of vectors loaded from a file stay the core's (bytes behind a
     # table, no Python object per key) until index_to_key or key_to_index is
     # read; the state check below then still sees the same core.
-    @property
-    def index_to_key(self) -> list:
-        if self._keys is None:
+    def _from_core(self, attr: str, core_attr: str) -> Any:
+        """self.<attr>, taken from the core on first use (the state check then still sees it)."""
+        if getattr(self, attr) is None:
             synced = self._synced()
-            self._keys = self._core.words
+            setattr(self, attr, getattr(self._core, core_attr))
             if synced:
                 self._core_of = self._state()
-        return self._keys
+        return getattr(self, attr)
+
+    @property
+    def index_to_key(self) -> list:
+        return self._from_core("_keys", "words")
 
     @index_to_key.setter
     def index_to_key(self, keys: list) -> None:
@@ -118,12 +123,7 @@ class KeyedVectors:
 
     @property
     def key_to_index(self) -> dict:
-        if self._index is None:
-            synced = self._synced()
-            self._index = self._core.key_to_index
-            if synced:
-                self._core_of = self._state()
-        return self._index
+        return self._from_core("_index", "key_to_index")
 
     @key_to_index.setter
     def key_to_index(self, index: dict) -> None:
@@ -305,7 +305,12 @@ class KeyedVectors:
             if force and self._core is not None:
                 self._core.vectors_changed()
             # the core's norms: stored in a native file, computed while loading, or on every core
-            self.norms = self._core.norms if self._synced() else np.linalg.norm(self.vectors, axis=1)
+            if self._synced():
+                self.norms = self._core.norms
+            elif self.vectors.dtype == np.float32 and self.vectors.ndim == 2:
+                self.norms = row_norms(np.ascontiguousarray(self.vectors), default_threads())  # as the core's
+            else:
+                self.norms = np.linalg.norm(self.vectors, axis=1)
 
     def get_normed_vectors(self) -> np.ndarray:
         self.fill_norms()
@@ -386,13 +391,17 @@ class KeyedVectors:
                      clip_end: int | None = None, restrict_vocab: int | None = None, indexer: Any = None):
         """Top-N keys by cosine to the weighted mean of the unit vectors of `positive` (weight 1,
         or (key, weight) pairs) and `negative` (weight -1): [(key, cosine)] best first, or with
-        topn=None the cosines of every key."""
-        _check_unsupported(indexer=indexer)
+        topn=None the cosines of every key. `indexer`: an approximate index (its
+        most_similar(vector, topn), as gensim's AnnoyIndexer; ours is
+        wv_engine.gensim.similarities.HnswIndexer) answers instead, the query words
+        not left out, as in gensim."""
         if isinstance(topn, Integral) and topn < 1:
             return []
         limit = self._restrict(clip_start, clip_end, restrict_vocab)
         terms, weights, exclude = self._query(positive, negative)
         mean = self.get_mean_vector(terms, weights, pre_normalize=True, post_normalize=True, ignore_missing=False)
+        if indexer is not None and isinstance(topn, Integral):
+            return indexer.most_similar(mean, int(topn))
         if not topn:
             scores = self._vec().most_similar([mean], topn=None, restrict_vocab=limit)
             return scores[clip_start:] if clip_start else scores
