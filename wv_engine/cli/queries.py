@@ -44,10 +44,15 @@ def _num(value) -> str:
 
 
 def _vectors(args):
-    """The vectors of VECTORS (load_vectors), a failure naming it."""
-    from ..io import load_vectors
+    """The vectors of VECTORS (load_vectors), a failure naming it; a native
+    file is mapped (opened in milliseconds, its norms and word table stored)."""
+    from ..io import detect_format, load_vectors
 
-    return read_as("VECTORS", args.vectors, load_vectors)
+    try:
+        native = detect_format(args.vectors) == "native"
+    except (OSError, ValueError):  # load_vectors names what is wrong with it
+        native = False
+    return read_as("VECTORS", args.vectors, load_vectors, "auto", "surrogateescape", None, native)
 
 
 def _print_neighbours(pairs, indent: str = "") -> None:
