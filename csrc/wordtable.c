@@ -38,7 +38,7 @@ static int64_t probe(const wv_wordtable *t, const uint32_t *slots, const uint8_t
         }
         int64_t at, wl;
         if (wv_wt_word(t, (int64_t)v - 1, &at, &wl)) return WV_WT_DAMAGED;
-        if (wl == len && memcmp(t->blob + at, s, (size_t)len) == 0) {
+        if (wl == len && (len == 0 || memcmp(t->blob + at, s, (size_t)len) == 0)) { /* an empty word may come as NULL */
             *row = (int64_t)v - 1;
             return (int64_t)k;
         }
