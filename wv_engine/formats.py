@@ -35,6 +35,7 @@ from .errors import FormatError, InputFileError
 from .file_checks import (PREFIX as _NATIVE_PREFIX, checked_fields, checked_number, checked_prefix,
                           parse_json)
 from .files import atomic_output, atomic_write, check_input, compression, open_input
+from .settings import default_threads
 from .word_index import HASH_NAME, DamagedTable, Words, WordTable, table_of
 
 __all__ = [
@@ -310,7 +311,7 @@ def _norms_of(vectors: VectorsLike) -> np.ndarray:
     out = np.empty(len(vectors), dtype=np.float32)
     for start, block in _row_blocks(vectors):
         out[start:start + len(block)] = _vectors.row_norms(np.ascontiguousarray(block, dtype=np.float32),
-                                                           mapped_files.default_threads())
+                                                           default_threads())
     return out
 
 
@@ -404,17 +405,21 @@ def _valid_utf8(blob: np.ndarray) -> bool:
 def _from_bytes(path: str, blob: np.ndarray, offsets: np.ndarray, mat: np.ndarray, norms: np.ndarray | None,
                 unicode_errors: str, counts: np.ndarray | None = None, metadata: dict[str, Any] | None = None,
                 slots: np.ndarray | None = None) -> Loaded:
-    """Rows whose words are bytes (blob, offsets; len(mat) of them): kept
-    as bytes behind a WordTable (over `slots` when the file stored them)
-    when decoding cannot change them (surrogateescape, or valid UTF-8), else
-    decoded by the policy into a list."""
+    """Rows whose words are bytes (blob, offsets; the first len(mat) of
+    them): kept as bytes behind a WordTable (over `slots` when the file
+    stored them) when decoding cannot change them (surrogateescape, or valid
+    UTF-8), else decoded by the policy into a list."""
     n = len(mat)
     if unicode_errors != "surrogateescape" and not _valid_utf8(blob[:offsets[n]]):
         raw = [memoryview(blob[offsets[i]:offsets[i + 1]]).tobytes() for i in range(n)]
         return _build(path, _decode_words(path, raw, unicode_errors), mat, counts, metadata, norms)
-    try:
-        if slots is not None:
+    if slots is not None:  # the file's table over all its words (offsets too), answering for the first n
+        try:
             return Loaded(None, WordTable(blob, offsets, slots, n), mat, norms, counts, metadata)
+        except DamagedTable as exc:
+            raise FormatError(path, f"damaged word table: {exc}") from None
+    offsets = offsets[:n + 1]
+    try:
         table, dup = table_of(blob, offsets, n)
     except DamagedTable as exc:
         raise FormatError(path, f"damaged word offsets: {exc}") from None
@@ -837,16 +842,7 @@ def _read_native(path: str, limit: int | None, mapped: bool, unicode_errors: str
         norms = read(nrm, "<f4", m)
         slots = read(hsh, "<u4", int(slots_shape[0])) if stored_table else None
         mat = read((vec_off, 0), "<f4", m * dim).reshape(m, dim)
-    return _loaded_native(path, blob, offsets, mat, norms, unicode_errors, counts, meta, slots)
-
-
-def _loaded_native(path: str, blob: np.ndarray, offsets: np.ndarray, mat: np.ndarray, norms: np.ndarray | None,
-                   unicode_errors: str, counts: np.ndarray | None, meta: dict[str, Any],
-                   slots: np.ndarray | None) -> Loaded:
-    try:
-        return _from_bytes(path, blob, offsets, mat, norms, unicode_errors, counts, meta, slots)
-    except DamagedTable as exc:
-        raise FormatError(path, f"damaged word table: {exc}") from None
+    return _from_bytes(path, blob, offsets, mat, norms, unicode_errors, counts, meta, slots)
 
 
 def _mapped_native(path: str, fh: BinaryIO, meta: dict[str, Any], m: int, n: int, dim: int, vec_off: int,
@@ -866,16 +862,8 @@ def _mapped_native(path: str, fh: BinaryIO, meta: dict[str, Any], m: int, n: int
         raise FormatError(path, "damaged word offsets")
     counts = None if cnt is None else view(cnt[0], "<i8", m)
     norms = None if nrm is None else view(nrm[0], "<f4", m)
-    slots = None if hsh is None else view(hsh[0], "<u4", hsh[1] // 4)
-    if slots is None:  # an older file: the table is built (and offsets checked) here, once
-        return _loaded_native(path, blob, offsets[:m + 1], mat, norms, unicode_errors, counts, meta, None)
-    if unicode_errors != "surrogateescape" and not _valid_utf8(blob[:offsets[m]]):
-        return _loaded_native(path, blob, offsets[:m + 1], mat, norms, unicode_errors, counts, meta, None)
-    try:
-        table = WordTable(blob, offsets, slots, m)
-    except DamagedTable as exc:
-        raise FormatError(path, f"damaged word table: {exc}") from None
-    return Loaded(None, table, mat, norms, counts, meta)
+    slots = None if hsh is None else view(hsh[0], "<u4", hsh[1] // 4)  # None: an older file, the table built once
+    return _from_bytes(path, blob, offsets, mat, norms, unicode_errors, counts, meta, slots)
 
 
 # ---------------------------------------------------------------------------- entry point
