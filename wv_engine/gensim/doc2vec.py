@@ -10,7 +10,7 @@ import logging
 import os
 from collections import namedtuple
 from types import GeneratorType
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 import numpy as np
 
@@ -24,6 +24,12 @@ from .word2vec import _ClassOnly
 logger = logging.getLogger(__name__)
 
 __all__ = ["Doc2Vec", "TaggedDocument", "TaggedLineDocument"]
+
+
+def _engine_setting(name: str, convert: Callable[[Any], Any]) -> property:
+    """A setting of the wrapped engine, read and written through (converted on the way in)."""
+    return property(lambda self: getattr(self.engine, name),
+                    lambda self, value: setattr(self.engine, name, convert(value)))
 
 
 class TaggedDocument(namedtuple("TaggedDocument", "words tags")):
@@ -108,33 +114,13 @@ class Doc2Vec:
     ns_exponent = property(lambda self: self.engine.ns_exponent)
     shrink_windows = property(lambda self: self.engine.shrink_windows)
 
-    @property
-    def alpha(self) -> float:
-        return self.engine.alpha
-
-    @alpha.setter
-    def alpha(self, value: float) -> None:
-        self.engine.alpha = float(value)
-
-    @property
-    def min_alpha(self) -> float:
-        return self.engine.min_alpha
-
-    @min_alpha.setter
-    def min_alpha(self, value: float) -> None:
-        self.engine.min_alpha = float(value)
+    alpha = _engine_setting("alpha", float)
+    min_alpha = _engine_setting("min_alpha", float)
+    workers = _engine_setting("threads", int)  # gensim's name for the threads
 
     def __getitem__(self, tag: Any) -> np.ndarray:
         """The vector of a tag (gensim 3's model[tag]; dv[tag] is gensim 4's)."""
         return self.dv[tag]
-
-    @property
-    def workers(self) -> int:
-        return self.engine.threads
-
-    @workers.setter
-    def workers(self, value: int) -> None:
-        self.engine.threads = int(value)
 
     @property
     def layer1_size(self) -> int:
