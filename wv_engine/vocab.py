@@ -255,6 +255,18 @@ class Vocabulary:
                             distinct_words=max(self.distinct_words, len(words)))
         return merged, order
 
+    def kept(self, min_count: int, without: Sequence[str] = ()) -> "Vocabulary":
+        """The words seen at least min_count times, less those `without`
+        names (a vocabulary read from a file, as word2vec.c's -read-vocab
+        keeps it). Raises ValueError when none is left."""
+        keep = [i for i, (w, c) in enumerate(zip(self.words, self.counts.tolist()))
+                if c >= min_count and w not in without]
+        if not keep:
+            raise ValueError(f"no word of the vocabulary is seen {min_count} times or more (min_count)")
+        if len(keep) == len(self.words):
+            return self
+        return Vocabulary([self.words[i] for i in keep], self.counts[keep], words_distinct=True)
+
     def memory_estimate(self, dim: int = 100, loss: str = "ns") -> dict[str, int]:
         """Bytes the model will need for this vocabulary (gensim-style dry run)."""
         V = len(self)

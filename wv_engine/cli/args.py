@@ -100,6 +100,10 @@ def _add_word2vec(sub, name: str = "word2vec", what: str = "word2vec vectors", d
     negatives.add_argument("--exact-negatives", dest="shared_negatives", action="store_false", default=None,
                            help="skip-gram NS: word2vec.c's per-pair kernel, fresh negatives for every pair")
     p.add_argument("--save-vocab", metavar="PATH", help="also write the vocabulary as 'word count' lines")
+    p.add_argument("--read-vocab", metavar="PATH",
+                   help="take the vocabulary from 'word count' lines (--save-vocab's, word2vec.c's -save-vocab, "
+                        "GloVe's vocab_count) instead of counting INPUT: words under --min-count and word2vec.c's "
+                        "line-end word </s> are left out")
     _add_phrase_model(p)
     p.add_argument("--tmp-dir", default=None, metavar="DIR",
                    help="where the encoded corpus goes when it is kept on disk (default: the system's "
@@ -435,8 +439,9 @@ def _add_phrases(sub) -> None:
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     from .. import __version__
+    from .reference import HELP
 
-    parser = Parser(prog="wv-engine", description="Fast word2vec and GloVe training.")
+    parser = Parser(prog="wv-engine", description="Fast word2vec and GloVe training.", epilog=HELP)
     parser.add_argument("--version", action="version", version=f"wv-engine {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     _add_word2vec(sub)

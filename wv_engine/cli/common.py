@@ -9,6 +9,7 @@ import sys
 from typing import Sequence
 
 EXIT_ERROR = 1
+EXIT_USAGE = 2  # a command line that cannot be read, as argparse exits
 EXIT_INTERRUPTED = 130
 
 

@@ -12,9 +12,9 @@ import sys
 from typing import Sequence
 
 from ..files import read_as
-from . import watch
+from . import reference, watch
 from .args import FORMATS, build_parser, typed_flags
-from .common import EXIT_ERROR, EXIT_INTERRUPTED, check_outputs, say
+from .common import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE, check_outputs, say
 from .doc2vec import run_doc2vec, run_infer
 from .glove import run_glove, run_svd
 from .phrases import run_phrases
@@ -43,14 +43,29 @@ def run_demo(args) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the wv-engine console script; returns the exit status."""
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    tool = reference.runner(argv)
+    if tool is not None:  # a reference tool's own command line (reference/)
+        return _guarded(f"wv-engine {argv[0]}", None, lambda: tool(argv[1:]))
+    parser = build_parser()
+    _refuse_single_dash_words(parser, argv)
+    args = parser.parse_args(argv)
     args.given = typed_flags(argv)
+    return _guarded("wv-engine", args, lambda: COMMANDS[args.command](args))
+
+
+def _guarded(program: str, args, run) -> int:
+    """Runs a command, every expected error one line on stderr and an exit
+    status, never a traceback."""
     previous = _terminate_like_ctrl_c()
     try:
-        return COMMANDS[args.command](args)
+        return run()
     except KeyboardInterrupt:
         print("wv-engine: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except reference.UsageError as exc:
+        print(f"{program}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     except MemoryError as exc:
         print(f"wv-engine: error: {_memory_message(args, exc)}", file=sys.stderr)
         return EXIT_ERROR
@@ -64,6 +79,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+
+
+def _refuse_single_dash_words(parser, argv: list[str]) -> None:
+    """argparse would read `-output x` as `-o utput`: a single-dash word on
+    one of our command lines (whose flags are --name) is refused by name."""
+    for token in argv[1:argv.index("--") if "--" in argv else len(argv)]:
+        if reference.looks_like_flag(token):
+            command = f"wv-engine {argv[0]}" if argv[0] in COMMANDS else "wv-engine"
+            parser.exit(EXIT_USAGE, f"{command}: error: unknown flag {token} (wv-engine's own flags are spelled "
+                                    f"--name; see {command} --help)\n")
 
 
 def _terminate_like_ctrl_c():

@@ -7,9 +7,10 @@ from __future__ import annotations
 import time
 
 from ..fasttext import FastText
-from ..files import write_json
+from ..files import read_as, write_json
 from ..io import save_vectors
 from ..memory import peak_rss_bytes
+from ..vocab import Vocabulary
 from . import watch
 from .args import FORMATS
 from .common import (
@@ -58,8 +59,14 @@ def run_word2vec(args, trainer=None, settings: dict | None = None, write=None) -
                        + "; the settings given agree with it")
         else:
             model = trainer(**{name: getattr(args, name) for name in WORD2VEC_FLAGS}, **settings)
-            say(args, f"counting words in {args.input}")
-            model.build_vocab(source, client=client, progress=progress)
+            if args.read_vocab:
+                vocab = read_as("--read-vocab", args.read_vocab, Vocabulary.load).kept(args.min_count,
+                                                                                       without=("</s>",))
+                say(args, f"vocabulary read from {args.read_vocab}")
+                model.build_vocab(source, vocab=vocab, client=client, progress=progress)
+            else:
+                say(args, f"counting words in {args.input}")
+                model.build_vocab(source, client=client, progress=progress)
         vocab = model.vocab
         count_seconds = time.perf_counter() - started
         say(args, f"vocabulary: {len(vocab):,} words (min_count {model.min_count}) of "
