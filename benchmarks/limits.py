@@ -197,9 +197,10 @@ def machine_rates(threads: int, dim: int, phrase_slots: int, text: str, repeats:
 
 
 def ngrams_of(word: str, minn: int, maxn: int) -> int:
-    """How many character n-grams fastText gives `word` (with < and >)."""
+    """How many character n-grams fastText gives `word`: every run of minn
+    to maxn characters of <word>, the whole of it too when short enough."""
     n = len(word) + 2
-    return sum(max(0, n - k + 1) for k in range(minn, maxn + 1)) - (1 if minn <= n <= maxn else 0)
+    return sum(max(0, n - k + 1) for k in range(minn, maxn + 1))
 
 
 def work_per_word(vocab, window: int, negative: int, sample: float) -> dict:

@@ -2,8 +2,9 @@
 gensim, no peer binaries): the README's performance table, the many-core
 module's plan, what is read from Stanford GloVe's logs, the
 repeated-text corpora (benchmarks/repeat_text.py) and the A/B tool's
-paired ratios, the memory probe and its section of the report, and GloVe's
-objective in memory against out of core."""
+paired ratios, the memory probe and its section of the report, GloVe's
+objective in memory against out of core, and the limit table's count of
+steps per word."""
 
 import gzip
 import itertools
@@ -26,8 +27,8 @@ _added = ROOT not in sys.path
 if _added:
     sys.path.insert(0, ROOT)
 try:
-    from benchmarks import (ab, corpus, glove_objective, instructions, many_cores, memory_probe, readme_table,  # noqa: E402
-                            repeat_text, report, runners, schedule_study)
+    from benchmarks import (ab, corpus, glove_objective, instructions, limits, many_cores, memory_probe,  # noqa: E402
+                            readme_table, repeat_text, report, runners, schedule_study)
     from benchmarks.lab import bar_noise  # noqa: E402
 finally:
     if _added:
@@ -398,3 +399,26 @@ def test_glove_objective_compares_out_of_core_with_memory_epoch_by_epoch(tmp_pat
             assert len(r[side]["objective"]) == len(r[side]["printed"]) == 2
             assert r[side]["objective"][1] < r[side]["objective"][0]  # the fit improves
     assert re.search(r"objective: [+-]\d+\.\d\d / [+-]\d+\.\d\d", capsys.readouterr().out)
+
+
+def test_limits_count_the_steps_of_a_planted_vocabulary():
+    """Steps per word from the formulas written out on a vocabulary of four
+    words: the kept share by word2vec.c's formula, the Huffman code lengths
+    of the kept words, fastText's n-grams counted by listing them."""
+    from wv_engine.vocab import Vocabulary
+
+    vocab = Vocabulary(["aa", "bbb", "cccc", "d"], [1000, 100, 10, 10])
+    total = 1120
+    keep = [min(1.0, (((c / (1e-2 * total)) ** 0.5) + 1) * (1e-2 * total) / c) for c in (1000, 100, 10, 10)]
+    kept_counts = [c * k for c, k in zip((1000, 100, 10, 10), keep)]
+    kept = sum(kept_counts) / total
+    lengths = [1, 2, 3, 3]  # the Huffman tree of 1000, 100, 10, 10
+    path = sum(k * n for k, n in zip(kept_counts, lengths)) / sum(kept_counts)
+    work = limits.work_per_word(vocab, window=3, negative=2, sample=1e-2)
+    assert work["kept"] == pytest.approx(kept, rel=1e-6)
+    assert work["path"] == pytest.approx(path, rel=1e-6)
+    assert work["sg-ns"] == pytest.approx(kept * 4 * 3, rel=1e-6)
+    assert work["cbow-hs"] == pytest.approx(kept * (path + 4 * 2 / 3), rel=1e-6)
+
+    # <a>: one 3-gram; <ab>: 2 + 1; <abcd>: 4 + 3 + 2 + 1
+    assert [limits.ngrams_of(w, 3, 6) for w in ("a", "ab", "abcd")] == [1, 3, 10]
