@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import tempfile
 import threading
-from typing import Callable
+from typing import BinaryIO, Callable
 
 import numpy as np
 import scipy.sparse as sp
@@ -198,15 +198,21 @@ def write_records(matrix: sp.spmatrix, path: str | os.PathLike) -> None:
     """Stanford GloVe's binary co-occurrence file (CREC records, 1-based ids,
     float64 values, every non-zero in row-major order), atomically: their
     shuffle and glove programs read it."""
-    coo = sp.csr_matrix(matrix).tocoo()
     with atomic_write(path, "wb") as f:
-        step = 1 << 20
-        for start in range(0, coo.nnz, step):
-            block = np.empty(min(step, coo.nnz - start), dtype=RECORD_FORMAT)
-            block["word1"] = coo.row[start:start + step] + 1
-            block["word2"] = coo.col[start:start + step] + 1
-            block["value"] = coo.data[start:start + step]
-            f.write(block.tobytes())
+        write_records_to(matrix, f)
+
+
+def write_records_to(matrix: sp.spmatrix, stream: BinaryIO) -> None:
+    """write_records' records to an open binary stream (stdout, as cooccur
+    writes them), a million at a time."""
+    coo = sp.csr_matrix(matrix).tocoo()
+    step = 1 << 20
+    for start in range(0, coo.nnz, step):
+        block = np.empty(min(step, coo.nnz - start), dtype=RECORD_FORMAT)
+        block["word1"] = coo.row[start:start + step] + 1
+        block["word2"] = coo.col[start:start + step] + 1
+        block["value"] = coo.data[start:start + step]
+        stream.write(block.tobytes())
 
 
 def _require_positive(path: str, values: np.ndarray, where: Callable[[int], str], problem: str,

@@ -11,7 +11,7 @@ from typing import Iterator
 
 import numpy as np
 
-from ...settings import default_threads
+from ...settings import C_INT_MAX, Range, default_threads
 from ..args import bounded
 from .flags import Flag, UsageError, integer, parse, usage
 
@@ -52,7 +52,7 @@ WORD2VEC = {
     "-negative": Flag(setting("negative"), 5, "negative samples, 0 for none"),
     "-threads": Flag(setting("threads"), 12, "threads (at most the usable cores are used)"),
     "-iter": Flag(setting("epochs"), 5, "passes over the text"),
-    "-min-count": Flag(setting("min_count"), 5, "words seen fewer times are dropped"),
+    "-min-count": Flag(setting("min_count", Range(0, C_INT_MAX)), 5, "words seen fewer times are dropped (0: as 1)"),
     "-alpha": Flag(setting("alpha"), None, "starting learning rate (0.025 skip-gram, 0.05 CBOW)"),
     "-classes": Flag(integer, 0, "write K word classes (k-means) instead of vectors"),
     "-debug": Flag(integer, 2, "0: no messages"),
@@ -117,7 +117,7 @@ def run_word2vec(argv: list[str]) -> int:
     own = [v["train"], "-o", v["output"], "--arch", "cbow" if cbow else "skipgram",
            "--loss", "hs" if v["hs"] else "ns", "--dim", str(v["size"]), "--window", str(v["window"]),
            "--sample", repr(v["sample"]), "--threads", str(min(v["threads"], default_threads())),
-           "--epochs", str(v["iter"]), "--min-count", str(v["min-count"]),
+           "--epochs", str(v["iter"]), "--min-count", str(max(1, v["min-count"])),
            "--alpha", repr(v["alpha"] if v["alpha"] is not None else 0.05 if cbow else 0.025),
            "--schedule", "word2vec", "--init-range", "0.5", "--format", "bin" if v["binary"] else "txt"]
     if v["negative"]:
@@ -140,9 +140,11 @@ def _vocabulary_only(v: dict) -> int:
     from ...vocab import Vocabulary
 
     if v["read-vocab"] is not None:
-        vocab = read_as("-read-vocab", v["read-vocab"], Vocabulary.load).kept(v["min-count"], without=("</s>",))
+        vocab = read_as("-read-vocab", v["read-vocab"], Vocabulary.load).kept(max(1, v["min-count"]),
+                                                                             without=("</s>",))
     else:
-        vocab = Vocabulary.build(read_as("-train", v["train"], Corpus), v["min-count"], threads=default_threads())
+        vocab = Vocabulary.build(read_as("-train", v["train"], Corpus), max(1, v["min-count"]),
+                                 threads=default_threads())
     if v["debug"]:
         print(f"Vocab size: {len(vocab)}\nWords in train file: {vocab.train_words}", file=sys.stderr)
     if v["save-vocab"] is not None:
