@@ -163,6 +163,37 @@ class CliReference(SphinxDirective):
         return table
 
 
+class ReferenceFlags(SphinxDirective):
+    """A table of a reference tool's flags as wv-engine reads them (a table
+    of wv_engine.cli.reference.flags.Flag): `:table: module.NAME`."""
+
+    required_arguments = 0
+    has_content = False
+    option_spec = {"table": directives.unchanged_required}
+
+    def run(self) -> list[nodes.Node]:
+        module_name, _, attribute = self.options["table"].rpartition(".")
+        flags = getattr(importlib.import_module(module_name), attribute)
+        table = nodes.table(classes=["cli-arguments"])
+        group = nodes.tgroup(cols=3)
+        table += group
+        for width in (24, 14, 62):
+            group += nodes.colspec(colwidth=width)
+        head = nodes.thead()
+        head += nodes.row("", *(_cell(_text_paragraph(t)) for t in ("flag", "default", "description")))
+        group += head
+        body = nodes.tbody()
+        group += body
+        for name, flag in flags.items():
+            shown = name if flag.kind is None else f"{name} {flag.kind.__name__.upper()}"
+            default = "" if flag.kind is None or flag.default is None else str(flag.default)
+            body += nodes.row("", _cell(nodes.paragraph("", "", nodes.literal(shown, shown))),
+                              _cell(_text_paragraph(default)) if default else _cell(),
+                              _cell(_text_paragraph(flag.help)) if flag.help else _cell())
+        return [table]
+
+
 def setup(app):
     app.add_directive("cli-reference", CliReference)
+    app.add_directive("reference-flags", ReferenceFlags)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

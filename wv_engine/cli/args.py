@@ -100,6 +100,9 @@ def _add_word2vec(sub, name: str = "word2vec", what: str = "word2vec vectors", d
     negatives.add_argument("--exact-negatives", dest="shared_negatives", action="store_false", default=None,
                            help="skip-gram NS: word2vec.c's per-pair kernel, fresh negatives for every pair")
     p.add_argument("--save-vocab", metavar="PATH", help="also write the vocabulary as 'word count' lines")
+    p.add_argument("--pretrained-vectors", metavar="PATH",
+                   help="start the rows of the words these vectors hold (any format load_vectors reads, the same "
+                        "--dim) from them, as fastText's -pretrainedVectors; the other words start at random")
     p.add_argument("--read-vocab", metavar="PATH",
                    help="take the vocabulary from 'word count' lines (--save-vocab's, word2vec.c's -save-vocab, "
                         "GloVe's vocab_count) instead of counting INPUT: words under --min-count and word2vec.c's "

@@ -10,6 +10,7 @@ from typing import Sequence
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2  # a command line that cannot be read, as argparse exits
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE: what a C tool's shell status is when its reader goes
 EXIT_INTERRUPTED = 130
 
 

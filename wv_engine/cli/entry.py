@@ -7,6 +7,7 @@ only package that prints."""
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 from typing import Sequence
@@ -14,7 +15,7 @@ from typing import Sequence
 from ..files import read_as
 from . import reference, watch
 from .args import FORMATS, build_parser, typed_flags
-from .common import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE, check_outputs, say
+from .common import EXIT_BROKEN_PIPE, EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE, check_outputs, say
 from .doc2vec import run_doc2vec, run_infer
 from .glove import run_glove, run_svd
 from .phrases import run_phrases
@@ -63,6 +64,9 @@ def _guarded(program: str, args, run) -> int:
     except KeyboardInterrupt:
         print("wv-engine: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:  # `... | head`: the reader left, as C tools end there, quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     except reference.UsageError as exc:
         print(f"{program}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -67,6 +67,11 @@ def run_word2vec(args, trainer=None, settings: dict | None = None, write=None) -
             else:
                 say(args, f"counting words in {args.input}")
                 model.build_vocab(source, client=client, progress=progress)
+            if args.pretrained_vectors:
+                from ..io import load_vectors
+
+                known = model.start_from(read_as("--pretrained-vectors", args.pretrained_vectors, load_vectors))
+                say(args, f"{known:,} of the {len(model.vocab):,} words start from {args.pretrained_vectors}")
         vocab = model.vocab
         count_seconds = time.perf_counter() - started
         say(args, f"vocabulary: {len(vocab):,} words (min_count {model.min_count}) of "

@@ -217,6 +217,22 @@ class Word2Vec:
     def _core_options(self) -> dict:
         return {}  # a subclass's further arguments of the core (FastText's subword table)
 
+    def start_from(self, vectors) -> int:
+        """The input rows of the words `vectors` (a Vectors of the same dim)
+        also holds take its values before training, as fastText's
+        -pretrainedVectors and gensim's intersect do; the others keep their
+        random start. Returns how many rows were set."""
+        if self.vocab is None or self.input_vectors is None:
+            raise RuntimeError("build the vocabulary first: the rows to set are the vocabulary's")
+        if vectors.dim != self.dim:
+            raise ValueError(f"the vectors have {vectors.dim} dimensions, the model {self.dim}")
+        index = vectors.key_to_index
+        pairs = [(row, index[w]) for row, w in enumerate(self.vocab.words) if w in index]
+        if pairs:
+            ours, theirs = (np.array(side, dtype=np.int64) for side in zip(*pairs))
+            self.input_vectors[ours] = vectors.vectors[theirs]
+        return len(pairs)
+
     def encode(self, corpus: CorpusSource, cache_path: str | None = None, *,
                progress: bool | None = None) -> EncodedCorpus:
         """Encodes a corpus with this model's vocabulary (out-of-vocabulary

@@ -1,0 +1,225 @@
+"""fastText's unsupervised commands: skipgram and cbow translated into
+`wv-engine fasttext` (the same run as its own flags give), writing
+PREFIX.bin and PREFIX.vec as fastText does; print-word-vectors, nn,
+analogies and dump reading its .bin and printing as it prints."""
+
+from __future__ import annotations
+
+import sys
+from typing import Iterator
+
+import numpy as np
+
+from ...settings import default_threads
+from .flags import Flag, UsageError, integer, parse, usage
+from .word2vec_c import _own_command, path, setting
+
+TRAIN = {
+    "-input": Flag(path, None, "training file path"),
+    "-output": Flag(path, None, "output file path: PREFIX.bin and PREFIX.vec are written"),
+    "-lr": Flag(setting("alpha"), 0.05, "learning rate, falling to 0"),
+    "-lrUpdateRate": Flag(setting("epochs"), 100, "accepted: the rate here falls with every word"),
+    "-dim": Flag(setting("dim"), 100, "size of word vectors"),
+    "-ws": Flag(setting("window"), 5, "size of the context window"),
+    "-epoch": Flag(setting("epochs"), 5, "number of epochs"),
+    "-minCount": Flag(setting("min_count"), 5, "minimal number of word occurences"),
+    "-neg": Flag(setting("negative"), 5, "number of negatives sampled"),
+    "-wordNgrams": Flag(setting("epochs"), 1, "accepted as 1: fastText uses word n-grams in classifiers only"),
+    "-loss": Flag(str, "ns", "loss function: ns, hs or softmax"),
+    "-bucket": Flag(setting("bucket"), 2_000_000, "number of buckets"),
+    "-minn": Flag(setting("minn"), 3, "min length of char ngram"),
+    "-maxn": Flag(setting("maxn"), 6, "max length of char ngram (0: none)"),
+    "-thread": Flag(setting("threads"), 12, "number of threads (at most the usable cores are used)"),
+    "-t": Flag(setting("sample"), 1e-4, "sampling threshold"),
+    "-verbose": Flag(integer, 2, "0: no messages"),
+    "-pretrainedVectors": Flag(path, None, "a .vec whose words' rows start training"),
+    "-saveOutput": Flag(None, False, "also write the output matrix as PREFIX.output"),
+    "-seed": Flag(setting("seed"), 0, "random seed"),
+}
+SUPERVISED_ONLY = ("-label", "-minCountLabel", "-cutoff", "-dsub", "-qnorm", "-qout", "-retrain",
+                   "-autotune-validation", "-autotune-metric", "-autotune-predictions", "-autotune-duration",
+                   "-autotune-modelsize")
+
+
+def run_fasttext(argv: list[str]) -> int:
+    """`wv-engine fasttext COMMAND ...` for fastText's unsupervised commands."""
+    command, rest = argv[0], argv[1:]
+    if command in ("skipgram", "cbow"):
+        return _train(command, rest)
+    return {"print-word-vectors": _print_word_vectors, "nn": _nn, "analogies": _analogies, "dump": _dump}[command](rest)
+
+
+def _train(command: str, argv: list[str]) -> int:
+    from ..word2vec import fasttext_settings, run_word2vec
+    from ...fasttext import FastText
+
+    if not argv or argv in (["-h"], ["-help"], ["--help"]):
+        print(usage(TRAIN, f"wv-engine fasttext {command} -input FILE -output PREFIX [flags] (fastText's flags)"))
+        return 0
+    refused = next((a for a in argv if a in SUPERVISED_ONLY), None)
+    if refused:
+        raise UsageError(f"{refused} is for fastText's classifiers and quantization; {command} trains word vectors")
+    v, _ = parse(f"fasttext {command}", TRAIN, argv)
+    for name in ("input", "output"):
+        if v[name] is None:
+            raise UsageError(f"-{name} is required")
+    if v["loss"] not in ("ns", "hs", "softmax"):
+        raise UsageError(f"-loss {v['loss']}: {command} trains with ns, hs or softmax"
+                         + (" (ova is for classifiers)" if v["loss"] == "ova" else ""))
+    if v["wordNgrams"] != 1:
+        raise UsageError(f"-wordNgrams {v['wordNgrams']}: fastText uses word n-grams in classifiers only; "
+                         "for word vectors it must stay 1")
+    prefix = v["output"]
+    own = [v["input"], "-o", prefix + ".bin", "--format", "bin", "--arch", "skipgram" if command == "skipgram" else "cbow",
+           "--loss", v["loss"], "--alpha", repr(v["lr"]), "--dim", str(v["dim"]), "--window", str(v["ws"]),
+           "--epochs", str(v["epoch"]), "--min-count", str(v["minCount"]), "--negative", str(v["neg"]),
+           "--bucket", str(v["bucket"]), "--minn", str(v["minn"]), "--maxn", str(v["maxn"]),
+           "--threads", str(min(v["thread"], default_threads())), "--sample", repr(v["t"]), "--seed",
+           str(v["seed"])]
+    if v["pretrainedVectors"]:
+        own += ["--pretrained-vectors", v["pretrainedVectors"]]
+    if v["verbose"] == 0:
+        own.append("--quiet")
+    args = _own_command("fasttext", own)
+
+    def write(model, output: str, fmt: str) -> None:
+        from ...io import save_vectors
+
+        model.save_fasttext(output)
+        save_vectors(model.vectors, prefix + ".vec", "word2vec-txt")
+        if v["saveOutput"]:
+            _save_output(model, prefix + ".output")
+    return run_word2vec(args, FastText, fasttext_settings(args), write)
+
+
+def _save_output(model, file: str) -> None:
+    """fastText's PREFIX.output: the output matrix's first rows, one a word."""
+    from ...io import save_vectors
+    from ...vectors import Vectors
+
+    rows = model.output_vectors[:len(model.vocab)]
+    save_vectors(Vectors(list(model.vocab.words), -rows if model.loss == "hs" else rows), file, "word2vec-txt")
+
+
+def _model(argv: list[str], usage_line: str, extra: int):
+    """The vectors of MODEL.bin, and the remaining arguments (at most `extra`)."""
+    from ...fasttext import FastText
+    from ...files import read_as
+
+    if not argv or len(argv) > 1 + extra or argv[0] in ("-h", "-help", "--help"):
+        raise UsageError(f"usage: {usage_line}")
+    model = read_as("MODEL", argv[0], lambda p: FastText.load_fasttext(p, _vectors_only=True))
+    return model.vectors, argv[1:]
+
+
+def _tokens() -> Iterator[str]:
+    """Whitespace-separated words of stdin as they come (std::cin >> word)."""
+    for line in sys.stdin:
+        yield from line.split()
+
+
+def _g(x: float, digits: int) -> str:
+    """A float as C++ streams print it at setprecision(digits): %g."""
+    return f"{x:.{digits}g}"
+
+
+def _print_word_vectors(argv: list[str]) -> int:
+    """Each word on stdin, then its vector (OOV words from their n-grams)."""
+    vectors, _ = _model(argv, "wv-engine fasttext print-word-vectors MODEL.bin < words", 0)
+    out = sys.stdout
+    for line in sys.stdin:
+        words = line.split()
+        if not words:
+            continue
+        rows = vectors[words]
+        out.write("".join(f"{w} " + "".join(_g(float(x), 5) + " " for x in row) + "\n" for w, row in zip(words, rows)))
+        out.flush()
+    return 0
+
+
+def _count(argv: list[str], usage_line: str):
+    """The vectors of MODEL.bin and k (default 10), k checked first."""
+    rest = argv[1:2] if len(argv) <= 2 else []
+    try:
+        k = int(rest[0]) if rest else 10
+    except ValueError:
+        raise UsageError(f"k {rest[0]!r}: not a whole number") from None
+    if k <= 0:
+        raise UsageError("k needs to be 1 or higher")
+    return _model(argv, usage_line, 1)[0], k
+
+
+def _nearest(vectors, query: np.ndarray, k: int, banned: set[str]) -> list[tuple[float, str]]:
+    """getNN: the k words whose unit vectors have the largest dot with the
+    query over its norm (1 if about 0), the banned words left out."""
+    norm = float(np.linalg.norm(query))
+    scores = vectors.unit_vectors @ (query / (norm if abs(norm) >= 1e-8 else 1.0))
+    for word in banned:
+        row = vectors.key_to_index.get(word)
+        if row is not None:
+            scores[row] = -np.inf
+    take = min(k, int(np.isfinite(scores).sum()))
+    best = np.argpartition(-scores, take - 1)[:take] if take else np.zeros(0, dtype=np.int64)
+    best = best[np.lexsort((best, -scores[best]))]
+    return [(float(scores[i]), vectors.word(int(i))) for i in best]
+
+
+def _show(pairs: list[tuple[float, str]]) -> None:
+    sys.stdout.write("".join(f"{word} {_g(score, 6)}\n" for score, word in pairs))
+
+
+def _nn(argv: list[str]) -> int:
+    """`nn MODEL.bin [k]`: 'Query word? ', then its k nearest words."""
+    vectors, k = _count(argv, "wv-engine fasttext nn MODEL.bin [k] < words")
+    prompt = "Query word? "
+    sys.stdout.write(prompt)
+    for word in _tokens():
+        _show(_nearest(vectors, vectors[word], k, {word}))
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+    return 0
+
+
+def _analogies(argv: list[str]) -> int:
+    """`analogies MODEL.bin [k]`: for 'A B C', the k words nearest A - B + C
+    (each word's vector over its norm)."""
+    vectors, k = _count(argv, "wv-engine fasttext analogies MODEL.bin [k] < triplets")
+    print(f"Loading model {argv[0]}")
+    prompt = "Query triplet (A - B + C)? "
+    sys.stdout.write(prompt)
+    words = list(_tokens())
+    for i in range(0, len(words) - 2, 3):
+        a, b, c = words[i:i + 3]
+        query = sum(sign * vectors[w] / (np.linalg.norm(vectors[w]) + 1e-8) for sign, w in ((1, a), (-1, b), (1, c)))
+        _show(_nearest(vectors, query, k, {a, b, c}))
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+    return 0  # fastText asks again for ever at the end of its input
+
+
+def _dump(argv: list[str]) -> int:
+    """`dump MODEL.bin args|dict|input|output`, printed as fastText prints them."""
+    from ...fasttext import bin_file
+    from ...files import read_as
+
+    if len(argv) != 2 or argv[1] not in ("args", "dict", "input", "output"):
+        raise UsageError("usage: wv-engine fasttext dump MODEL.bin args|dict|input|output")
+    data = read_as("MODEL", argv[0], lambda p: bin_file.read_fasttext_bin(p, output=argv[1] == "output"))
+    out = sys.stdout
+    if argv[1] == "args":
+        a = data["args"]
+        model = {"skipgram": "sg", "cbow": "cbow"}[data["arch"]]
+        for name, value in (("dim", a["dim"]), ("ws", a["ws"]), ("epoch", a["epoch"]), ("minCount", a["minCount"]),
+                            ("neg", a["neg"]), ("wordNgrams", a["wordNgrams"]), ("loss", data["loss"]),
+                            ("model", model), ("bucket", a["bucket"]), ("minn", a["minn"]), ("maxn", a["maxn"]),
+                            ("lrUpdateRate", a["lrUpdateRate"]), ("t", _g(a["t"], 6))):
+            out.write(f"{name} {value}\n")
+    elif argv[1] == "dict":
+        out.write(f"{len(data['words'])}\n")
+        out.write("".join(f"{w} {c} word\n" for w, c in zip(data["words"], data["counts"].tolist())))
+    else:
+        matrix = data["input_matrix" if argv[1] == "input" else "output_matrix"]
+        out.write(f"{matrix.shape[0]} {matrix.shape[1]}\n")
+        for row in matrix:
+            out.write(" ".join(_g(float(x), 6) for x in row) + "\n")
+    return 0
