@@ -4,7 +4,6 @@ query commands against the model's own vectors, and a flag fastText's
 unsupervised commands do not take refused in one line."""
 
 import io
-import os
 import subprocess
 import sys
 
@@ -52,8 +51,8 @@ cat queries.txt | {WV} fasttext print-word-vectors "${{RESULTDIR}}"/fil9.bin > "
 
 
 def test_example_files_read_by_gensim(trained):
-    from gensim.models.fasttext import load_facebook_model
     from gensim.models import KeyedVectors
+    from gensim.models.fasttext import load_facebook_model
 
     gensim_model = load_facebook_model(str(trained / "fil9.bin"))
     ours = FastText.load_fasttext(trained / "fil9.bin").vectors

@@ -9,7 +9,11 @@ registered as a Sphinx program option, so a page can link one with
 :option:`wv-engine word2vec --dim` and it appears in the objects inventory.
 
 Only the standard argparse attributes are read (`_actions`, the subparsers
-action's `choices` and `_choices_actions`), as sphinx-argparse does."""
+action's `choices` and `_choices_actions`), as sphinx-argparse does.
+
+The `.. reference-flags::` directive (`:table: module.NAME`) draws a
+reference tool's flags as wv-engine reads them, from the same table
+(wv_engine.cli.reference)."""
 
 from __future__ import annotations
 
@@ -82,6 +86,21 @@ def _text_paragraph(text: str) -> nodes.paragraph:
     return nodes.paragraph(text, text)
 
 
+def _three_columns(widths: tuple[int, int, int], titles: tuple[str, str, str]) -> tuple[nodes.table, nodes.tbody]:
+    """An empty table of the arguments' layout, and the body its rows go in."""
+    table = nodes.table(classes=["cli-arguments"])
+    group = nodes.tgroup(cols=3)
+    table += group
+    for width in widths:
+        group += nodes.colspec(colwidth=width)
+    head = nodes.thead()
+    head += nodes.row("", *(_cell(_text_paragraph(t)) for t in titles))
+    group += head
+    body = nodes.tbody()
+    group += body
+    return table, body
+
+
 class CliReference(SphinxDirective):
     """Usage, description and a table of arguments for a parser and each of its subcommands."""
 
@@ -128,16 +147,7 @@ class CliReference(SphinxDirective):
 
     def _table(self, prog: str, parser: argparse.ArgumentParser) -> nodes.table:
         std = self.env.get_domain("std")
-        table = nodes.table(classes=["cli-arguments"])
-        group = nodes.tgroup(cols=3)
-        table += group
-        for width in (30, 14, 56):
-            group += nodes.colspec(colwidth=width)
-        head = nodes.thead()
-        head += nodes.row("", *(_cell(_text_paragraph(t)) for t in ("argument", "default", "description")))
-        group += head
-        body = nodes.tbody()
-        group += body
+        table, body = _three_columns((30, 14, 56), ("argument", "default", "description"))
         for action in parser._actions:
             if action.help == argparse.SUPPRESS or isinstance(action, argparse._SubParsersAction):
                 continue
@@ -174,16 +184,7 @@ class ReferenceFlags(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         module_name, _, attribute = self.options["table"].rpartition(".")
         flags = getattr(importlib.import_module(module_name), attribute)
-        table = nodes.table(classes=["cli-arguments"])
-        group = nodes.tgroup(cols=3)
-        table += group
-        for width in (24, 14, 62):
-            group += nodes.colspec(colwidth=width)
-        head = nodes.thead()
-        head += nodes.row("", *(_cell(_text_paragraph(t)) for t in ("flag", "default", "description")))
-        group += head
-        body = nodes.tbody()
-        group += body
+        table, body = _three_columns((24, 14, 62), ("flag", "default", "description"))
         for name, flag in flags.items():
             shown = name if flag.kind is None else f"{name} {flag.kind.__name__.upper()}"
             default = "" if flag.kind is None or flag.default is None else str(flag.default)

@@ -15,7 +15,14 @@ from typing import Sequence
 from ..files import read_as
 from . import reference, watch
 from .args import FORMATS, build_parser, typed_flags
-from .common import EXIT_BROKEN_PIPE, EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE, check_outputs, say
+from .common import (
+    EXIT_BROKEN_PIPE,
+    EXIT_ERROR,
+    EXIT_INTERRUPTED,
+    EXIT_USAGE,
+    check_outputs,
+    say,
+)
 from .doc2vec import run_doc2vec, run_infer
 from .glove import run_glove, run_svd
 from .phrases import run_phrases

@@ -50,8 +50,8 @@ def run_fasttext(argv: list[str]) -> int:
 
 
 def _train(command: str, argv: list[str]) -> int:
-    from ..word2vec import fasttext_settings, run_word2vec
     from ...fasttext import FastText
+    from ..word2vec import fasttext_settings, run_word2vec
 
     if not argv or argv in (["-h"], ["-help"], ["--help"]):
         print(usage(TRAIN, f"wv-engine fasttext {command} -input FILE -output PREFIX [flags] (fastText's flags)"))
