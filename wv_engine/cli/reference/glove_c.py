@@ -202,7 +202,8 @@ def run_shuffle(argv: list[str]) -> int:
     v, _ = parse("shuffle", SHUFFLE, argv)
     if not v["memory"] > 0:
         raise UsageError("-memory must be > 0 (GB)")
-    size = v["array-size"] or max(1, int(v["memory"] * GB * 0.95 / RECORD_FORMAT.itemsize))
+    # a record held (16 bytes) and its place in the permutation (8)
+    size = v["array-size"] or max(1, int(v["memory"] * GB * 0.95 / (RECORD_FORMAT.itemsize + 8)))
     if size < 1:
         raise UsageError("-array-size must be >= 1")
     seed = v["seed"] or int(time.time())
@@ -211,7 +212,7 @@ def run_shuffle(argv: list[str]) -> int:
     out = sys.stdout.buffer
     first = _read_records(sys.stdin.buffer, size)
     if len(first) < size:  # all of it in memory
-        out.write(first[rng.permutation(len(first))].tobytes())
+        _write_permuted(first, rng, out)
         out.flush()
         _say(v["verbose"], 1, f"Wrote {len(first)} lines.")
         return 0
@@ -227,6 +228,13 @@ def run_shuffle(argv: list[str]) -> int:
     out.flush()
     _say(v["verbose"], 1, f"Wrote {total} lines.")
     return 0
+
+
+def _write_permuted(records: np.ndarray, rng: np.random.Generator, out, step: int = 1 << 20) -> None:
+    """The records in a random order, a million at a time (no second copy of them all)."""
+    order = rng.permutation(len(records))
+    for start in range(0, len(order), step):
+        out.write(records[order[start:start + step]].tobytes())
 
 
 def _merge_shuffled(chunks: list[str], size: int, rng: np.random.Generator, out) -> int:
@@ -245,7 +253,7 @@ def _merge_shuffled(chunks: list[str], size: int, rng: np.random.Generator, out)
                 parts.append(_read_records(f, take))
                 left[i] -= take
             block = np.concatenate(parts)
-            out.write(block[rng.permutation(len(block))].tobytes())
+            _write_permuted(block, rng, out)
             total += len(block)
     return total
 
