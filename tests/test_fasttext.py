@@ -62,6 +62,20 @@ def test_unseen_words_land_with_their_family(arch, loss, truth):
         assert v.similarity(unseen, fams[fam][1] + "ing") > v.similarity(unseen, fams[other][1] + "ing")
 
 
+def test_most_similar_of_a_known_word_is_the_plain_vectors_answer(truth):
+    """A vocabulary word's neighbours are those of the same rows as plain
+    Vectors (SubwordVectors once mistook its row number for a word)."""
+    from wv_engine.vectors import Vectors
+
+    _, lines = truth.morphology()
+    v = small().fit(lines, progress=False).vectors
+    word = v.words[3]
+    plain = Vectors(v.words, v.vectors)
+    got, expected = v.most_similar(word, topn=5), plain.most_similar(word, topn=5)
+    assert [w for w, _ in got] == [w for w, _ in expected]
+    np.testing.assert_allclose([s for _, s in got], [s for _, s in expected], rtol=1e-5)
+
+
 def test_vectors_are_means_of_word_and_ngram_rows(truth):
     _, lines = truth.morphology(sentences=300)
     model = small(epochs=1).fit(lines, progress=False)

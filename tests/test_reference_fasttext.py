@@ -4,14 +4,20 @@ query commands against the model's own vectors, and a flag fastText's
 unsupervised commands do not take refused in one line."""
 
 import io
+import os
+import select
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
 
 from wv_engine.cli import main
+from wv_engine.cli.reference import fasttext_c
 from wv_engine.fasttext import FastText
+from wv_engine.settings import default_threads
+from wv_engine.vectors import Vectors
 
 WV = f"{sys.executable} -m wv_engine.cli"
 
@@ -74,7 +80,8 @@ def test_single_dash_spelling_is_our_run(text, tmp_path):
     assert main(["fasttext", "cbow", "-input", str(text), "-output", str(prefix), "-dim", "8", "-epoch", "1",
                  "-thread", "1", "-bucket", "1000", "-verbose", "0", "-seed", "3"]) == 0
     assert main(["fasttext", str(text), "-o", str(tmp_path / "own.bin"), "--arch", "cbow", "--dim", "8",
-                 "--epochs", "1", "--threads", "1", "--bucket", "1000", "--seed", "3", "--quiet"]) == 0
+                 "--epochs", "1", "--threads", "1", "--bucket", "1000", "--seed", "3", "--schedule", "word2vec",
+                 "--min-alpha", "0", "--quiet"]) == 0
     assert (tmp_path / "m.bin").read_bytes() == (tmp_path / "own.bin").read_bytes()
     assert (tmp_path / "m.vec").read_text().startswith("32 8\n")
 
@@ -131,6 +138,12 @@ def test_pretrained_vectors_and_save_output(text, tmp_path):
     (["fasttext", "cbow", "-input", "t", "-output", "m", "-loss", "ova"], "(ova is for classifiers)"),
     (["fasttext", "skipgram", "-input", "t", "-output", "m", "-wordNgrams", "2"], "-wordNgrams 2: fastText uses"),
     (["fasttext", "skipgram", "-input", "t"], "-output is required"),
+    (["fasttext", "skipgram", "-input", "t", "-output", "m", "-mincount", "2"], "-mincount; did you mean -minCount?"),
+    (["fasttext", "skipgram", "-input", "t", "-output", "m", "-neg", "0"], "-neg 0: -loss ns needs 1 negative"),
+    (["fasttext", "skipgram", "-input", "t", "-output", "m", "-neg", "64"], "at most 63 negatives"),
+    (["fasttext", "skipgram", "-input", "t", "-output", "m", "-bucket", "0"], "-bucket 0 leaves the n-grams"),
+    (["fasttext", "skipgram", "-input", "-", "-output", "m"], "-input -: training reads its file"),
+    (["fasttext", "cbow", "-input", "t", "-output", "m", "-dim", "0"], "-dim '0': must be an integer in [1,"),
     (["fasttext", "nn", "m.bin", "0"], "k needs to be 1 or higher"),
     (["fasttext", "dump", "m.bin", "everything"], "usage: wv-engine fasttext dump MODEL.bin"),
 ])
@@ -146,3 +159,124 @@ def test_missing_or_foreign_model_is_one_line(tmp_path, capsys):
         assert main(["fasttext", "print-word-vectors", str(path)]) == 1
         err = capsys.readouterr().err
         assert err.startswith("wv-engine: error: ") and err.count("\n") == 1 and str(path) in err, err
+
+
+def test_flags_translate_to_fasttexts_defaults_and_schedule():
+    """Unset flags are fastText's defaults (src/args.cc); the rate falls on
+    a line to 0 (fastText's lr x (1 - progress)); values fastText reads as
+    others are given as those."""
+    def ours(command, *flags):
+        v = fasttext_c.read_flags(command, ["-input", "t", "-output", "m", *flags])
+        return fasttext_c._own_command("fasttext", fasttext_c.own_argv(command, v))
+
+    args = ours("skipgram")
+    expected = {"arch": "skipgram", "loss": "ns", "alpha": 0.05, "schedule": "word2vec", "min_alpha": 0.0,
+                "dim": 100, "window": 5, "epochs": 5, "min_count": 5, "negative": 5, "bucket": 2_000_000,
+                "minn": 3, "maxn": 6, "sample": 1e-4, "seed": 0, "threads": min(12, default_threads()),
+                "format": "bin", "output": "m.bin", "quiet": False, "pretrained_vectors": None}
+    assert {name: getattr(args, name) for name in expected} == expected
+    assert "min_alpha" in args.given and "schedule" in args.given
+    args = ours("cbow", "-lr", "0.1", "-minCount", "0", "-minn", "0", "-loss", "hs", "-thread", "4096",
+                "-verbose", "0", "-lrUpdateRate", "7", "-t", "0")
+    assert (args.arch, args.alpha, args.min_count, args.minn, args.loss, args.threads, args.quiet, args.sample) == (
+        "cbow", 0.1, 1, 1, "hs", default_threads(), True, 0.0)
+    assert (ours("skipgram", "-minn", "7").maxn, ours("skipgram", "-maxn", "0", "-bucket", "0").bucket) == (0, 0)
+
+
+def test_minn_0_is_minn_1(text, tmp_path):
+    """fastText's n-grams start at one character: -minn 0 trains -minn 1's model, byte for byte."""
+    for name, minn in (("zero", "0"), ("one", "1")):
+        assert main(["fasttext", "skipgram", "-input", str(text), "-output", str(tmp_path / name), "-dim", "8",
+                     "-epoch", "1", "-thread", "1", "-bucket", "300", "-minn", minn, "-maxn", "3",
+                     "-verbose", "0"]) == 0
+    assert (tmp_path / "zero.bin").read_bytes() == (tmp_path / "one.bin").read_bytes()
+
+
+def test_pretrained_vectors_of_another_dim_refused_before_training(text, tmp_path, capsys):
+    vec = tmp_path / "other.vec"
+    vec.write_text("1 3\nwalk 0.1 0.2 0.3 \n")
+    assert main(["fasttext", "skipgram", "-input", str(text), "-output", str(tmp_path / "m"), "-dim", "8",
+                 "-pretrainedVectors", str(vec)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "dimension 3, and -dim is 8" in err, err
+    assert not (tmp_path / "m.bin").exists()
+
+
+def test_queries_agree_with_most_similar(trained, capsys, monkeypatch):
+    """nn and analogies give Vectors.most_similar's words and cosines
+    (fastText's A - B + C: A and C positive, B negative), across lines."""
+    subword = FastText.load_fasttext(trained / "fil9.bin").vectors
+    # the vocabulary's words as plain Vectors: every query here is in it (and SubwordVectors'
+    # most_similar of a word of its vocabulary fails: its _units takes words, Vectors' indices)
+    vectors = Vectors(list(subword.words), subword.vectors)
+    model = str(trained / "fil9.bin")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("jumps\nwalked\n"))
+    assert main(["fasttext", "nn", model, "4"]) == 0
+    answers = capsys.readouterr().out.split("Query word? ")
+    assert answers[0] == "" and answers[-1] == "" and len(answers) == 4
+    for word, answer in zip(("jumps", "walked"), answers[1:]):
+        shown = [line.split(" ") for line in answer.splitlines()]
+        expected = vectors.most_similar(word, topn=4)
+        assert [w for w, _ in shown] == [w for w, _ in expected]
+        np.testing.assert_allclose([float(s) for _, s in shown], [s for _, s in expected], atol=2e-6)
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("walked walk\ntalk sings\nsing  "))  # the last triplet unfinished
+    assert main(["fasttext", "analogies", model, "3"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"Loading model {model}\n") and out.endswith("Query triplet (A - B + C)? ")
+    answers = out.split("Query triplet (A - B + C)? ")[1:-1]
+    assert len(answers) == 1
+    shown = [line.split(" ") for line in answers[0].splitlines()]
+    expected = vectors.most_similar(positive=["walked", "talk"], negative=["walk"], topn=3)
+    assert [w for w, _ in shown] == [w for w, _ in expected]
+    np.testing.assert_allclose([float(s) for _, s in shown], [s for _, s in expected], atol=2e-6)
+
+
+def test_analogies_answer_each_triplet_as_it_is_typed(trained):
+    """Interactive: the prompt shows before stdin is read, and a triplet is
+    answered while stdin stays open (not at its end)."""
+    run = subprocess.Popen([sys.executable, "-m", "wv_engine.cli", "fasttext", "analogies", str(trained / "fil9.bin"),
+                            "2"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    prompt = b"Query triplet (A - B + C)? "
+
+    def read_until(prompts: int) -> bytes:
+        out, deadline = b"", time.monotonic() + 30
+        while out.count(prompt) < prompts and time.monotonic() < deadline:
+            if select.select([run.stdout], [], [], 1)[0]:
+                chunk = os.read(run.stdout.fileno(), 65536)
+                if not chunk:
+                    break
+                out += chunk
+        return out
+
+    try:
+        assert read_until(1).endswith(prompt)
+        run.stdin.write(b"walked walk talk\n")
+        run.stdin.flush()
+        answer = read_until(1)
+        assert answer.endswith(prompt) and answer.count(b"\n") == 2, answer
+    finally:
+        run.stdin.close()
+        assert run.wait(timeout=60) == 0
+
+
+def test_empty_stdin_and_bytes_that_are_not_utf8(trained, capsys, monkeypatch):
+    """No words: print-word-vectors prints nothing, nn its prompt; a word
+    that is not UTF-8 passes as bytes (fastText's words are bytes) even
+    where the locale's stdin is strict."""
+    model = str(trained / "fil9.bin")
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["fasttext", "print-word-vectors", model]) == 0
+    assert capsys.readouterr().out == ""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n  \n"))
+    assert main(["fasttext", "nn", model]) == 0
+    assert capsys.readouterr().out == "Query word? "
+
+    stdout = io.BytesIO()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"walk\xffing\n"), "utf-8", "strict"))
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(stdout, "utf-8", "strict", write_through=True))
+    assert main(["fasttext", "print-word-vectors", model]) == 0
+    line = stdout.getvalue()
+    vector = FastText.load_fasttext(model).vectors["walk\udcffing"]
+    assert line.startswith(b"walk\xffing ") and line.endswith(b" \n")
+    np.testing.assert_allclose([float(x) for x in line.split()[1:]], vector, rtol=1e-4, atol=1e-6)

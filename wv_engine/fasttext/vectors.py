@@ -110,21 +110,22 @@ class SubwordVectors(Vectors):
             return _normalise_rows(self.word_vector(term)[None, :])[0], None
         return super()._unit_of(term)
 
-    def _units(self, words: Sequence[str]) -> np.ndarray:
+    def _word_units(self, words: Sequence[str]) -> np.ndarray:
+        """Unit vectors of any words, unseen ones from their n-grams (Vectors._units takes rows)."""
         return _normalise_rows(self[list(words)])
 
     def similarity(self, w1: str, w2: str) -> float:
         """Cosine similarity of two words, either of them possibly unseen
         (0.0 when either vector is zero)."""
-        u = self._units([w1, w2])
+        u = self._word_units([w1, w2])
         return float(u[0] @ u[1])
 
     def n_similarity(self, words1: Sequence[str], words2: Sequence[str]) -> float:
         """Cosine between the means of the unit vectors of two non-empty word lists."""
         if not words1 or not words2:
             raise ValueError("n_similarity needs two non-empty word lists")
-        m1 = self._units(words1).mean(axis=0)
-        m2 = self._units(words2).mean(axis=0)
+        m1 = self._word_units(words1).mean(axis=0)
+        m2 = self._word_units(words2).mean(axis=0)
         return float(_normalise_rows(m1[None, :])[0] @ _normalise_rows(m2[None, :])[0])
 
     def doesnt_match(self, words: Sequence[str]) -> str:
@@ -132,6 +133,6 @@ class SubwordVectors(Vectors):
         words = list(words)
         if not words:
             raise ValueError("doesnt_match needs at least one word")
-        u = self._units(words)
+        u = self._word_units(words)
         mean = _normalise_rows(u.mean(axis=0)[None, :])[0]
         return words[int(np.argmin(u @ mean))]

@@ -106,7 +106,7 @@ def read_flags(command: str, argv: list[str]) -> dict:
                          "positive words alone)")
     if v["loss"] == "ns" and v["maxn"] and v["neg"] > 63:
         raise UsageError(f"-neg {v['neg']}: the n-gram model here takes at most 63 negatives (-maxn 0: any number)")
-    if v["pretrainedVectors"] is not None:
+    if v["pretrainedVectors"]:  # fastText's empty path: none
         _check_pretrained(v["pretrainedVectors"], v["dim"])
     return v
 
@@ -122,7 +122,7 @@ def own_argv(command: str, v: dict) -> list[str]:
            "--min-count", str(v["minCount"]), "--negative", str(v["neg"]), "--bucket", str(v["bucket"]),
            "--minn", str(v["minn"]), "--maxn", str(v["maxn"]), "--threads", str(min(v["thread"], default_threads())),
            "--sample", repr(v["t"]), "--seed", str(v["seed"])]
-    if v["pretrainedVectors"] is not None:
+    if v["pretrainedVectors"]:
         own += ["--pretrained-vectors", v["pretrainedVectors"]]
     if v["verbose"] == 0:
         own.append("--quiet")
