@@ -146,6 +146,7 @@ def test_pretrained_vectors_and_save_output(text, tmp_path):
     (["fasttext", "cbow", "-input", "t", "-output", "m", "-dim", "0"], "-dim '0': must be an integer in [1,"),
     (["fasttext", "nn", "m.bin", "0"], "k needs to be 1 or higher"),
     (["fasttext", "dump", "m.bin", "everything"], "usage: wv-engine fasttext dump MODEL.bin"),
+    (["fasttext", "supervised", "-input", "t", "-output", "m"], "fastText's supervised is not offered"),
 ])
 def test_bad_command_lines_are_one_line(argv, message, capsys):
     assert main(argv) == 2

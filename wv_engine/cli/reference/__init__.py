@@ -33,6 +33,9 @@ PROGRAMS = {
 SHARED = {"word2vec": ("word2vec_c", "run_word2vec"), "glove": ("glove_c", "run_glove")}
 FASTTEXT = ("fasttext_c", "run_fasttext")
 FASTTEXT_COMMANDS = ("skipgram", "cbow", "print-word-vectors", "nn", "analogies", "dump")
+# fastText's other commands: refused in one line rather than read as ours
+FASTTEXT_UNOFFERED = ("supervised", "quantize", "test", "test-label", "predict", "predict-prob",
+                      "print-sentence-vectors", "print-ngrams")
 
 HELP = ("the reference tools' own command lines also run, with only the program's name replaced: "
         "wv-engine word2vec -train ... (word2vec.c), word2phrase, distance, word-analogy, compute-accuracy; "
@@ -53,7 +56,7 @@ def runner(argv: Sequence[str]) -> Callable[[list[str]], int] | None:
         where = PROGRAMS[name]
     elif name in SHARED and any(looks_like_flag(token) for token in rest):
         where = SHARED[name]
-    elif name == "fasttext" and rest and rest[0] in FASTTEXT_COMMANDS:
+    elif name == "fasttext" and rest and rest[0] in FASTTEXT_COMMANDS + FASTTEXT_UNOFFERED:
         where = FASTTEXT
     else:
         return None
