@@ -237,7 +237,8 @@ def test_analogies_answer_each_triplet_as_it_is_typed(trained):
     """Interactive: the prompt shows before stdin is read, and a triplet is
     answered while stdin stays open (not at its end)."""
     run = subprocess.Popen([sys.executable, "-m", "wv_engine.cli", "fasttext", "analogies", str(trained / "fil9.bin"),
-                            "2"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            "2"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           cwd=trained)  # not the checkout: `-m` would import its unbuilt sources
     prompt = b"Query triplet (A - B + C)? "
 
     def read_until(prompts: int) -> bytes:
