@@ -2,7 +2,8 @@
 word2vec.c's word2vec, word2phrase, distance, word-analogy and
 compute-accuracy (word2vec_c.py), fastText's skipgram, cbow,
 print-word-vectors, nn, analogies and dump (fasttext_c.py), and Stanford
-GloVe's vocab_count, cooccur, shuffle and glove (glove_c.py), each spelled
+GloVe's vocab_count, cooccur and shuffle (glove_counting.py) and glove
+(glove_training.py; their flags in glove_c.py), each spelled
 as its tool spells it (flags.py reads the flags).
 
 `wv-engine word2vec` and `wv-engine glove` keep their own flags and take
@@ -25,12 +26,12 @@ PROGRAMS = {
     "distance": ("word2vec_c", "run_distance"),
     "word-analogy": ("word2vec_c", "run_word_analogy"),
     "compute-accuracy": ("word2vec_c", "run_compute_accuracy"),
-    "vocab_count": ("glove_c", "run_vocab_count"),
-    "cooccur": ("glove_c", "run_cooccur"),
-    "shuffle": ("glove_c", "run_shuffle"),
+    "vocab_count": ("glove_counting", "run_vocab_count"),
+    "cooccur": ("glove_counting", "run_cooccur"),
+    "shuffle": ("glove_counting", "run_shuffle"),
 }
 # commands wv-engine has of its own, which take the tool's flags when spelled its way
-SHARED = {"word2vec": ("word2vec_c", "run_word2vec"), "glove": ("glove_c", "run_glove")}
+SHARED = {"word2vec": ("word2vec_c", "run_word2vec"), "glove": ("glove_training", "run_glove")}
 FASTTEXT = ("fasttext_c", "run_fasttext")
 FASTTEXT_COMMANDS = ("skipgram", "cbow", "print-word-vectors", "nn", "analogies", "dump")
 # fastText's other commands: refused in one line rather than read as ours
