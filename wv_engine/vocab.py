@@ -34,21 +34,21 @@ def _check_limits(min_count, max_vocab_size, max_final_vocab) -> None:
     bounded("max_final_vocab", max_final_vocab, none=True)
 
 
-def read_word_counts(path: str | os.PathLike) -> Iterator[tuple[int, bytes, int]]:
+def read_word_counts(path: str | os.PathLike, where: str = "line ") -> Iterator[tuple[int, bytes, int]]:
     """(line number, word, count) for each "word count" line of a vocabulary
     file, in the file's order (blank lines skipped); a line of another shape
-    or a count past 64 bits is a ValueError "line N: ..."."""
+    or a count past 64 bits is a ValueError "{where}N: ..."."""
     with open(check_input(path, "vocabulary file"), "rb") as f:
         for n, line in enumerate(f, 1):
             parts = line.split()
             if not parts:
                 continue
             if len(parts) != 2 or not parts[1].isdigit():
-                raise ValueError(f"line {n}: expected 'word count', got {line[:80]!r}")
+                raise ValueError(f"{where}{n}: expected 'word count', got {line[:80]!r}")
             # past 19 digits it cannot fit (and int() refuses 4,300)
             count = int(parts[1]) if len(parts[1].lstrip(b"0")) <= 19 else 2**63
             if count >= 2**63:
-                raise ValueError(f"line {n}: count {parts[1][:30]!r}... does not fit in 64 bits")
+                raise ValueError(f"{where}{n}: count {parts[1][:30]!r}... does not fit in 64 bits")
             yield n, parts[0], count
 
 
@@ -311,12 +311,9 @@ class Vocabulary:
         """Reads "word count" lines (as written by save, word2vec.c's
         -save-vocab or GloVe's vocab_count)."""
         words, counts = [], []
-        try:
-            for _, word, count in read_word_counts(path):
-                words.append(_to_str(word))
-                counts.append(count)
-        except ValueError as exc:
-            raise ValueError(f"{os.fspath(path)}:{str(exc).removeprefix('line ')}") from None
+        for _, word, count in read_word_counts(path, where=f"{os.fspath(path)}:"):
+            words.append(_to_str(word))
+            counts.append(count)
         if not words:
             raise ValueError(f"vocabulary file is empty: {os.fspath(path)}")
         counts_arr = np.asarray(counts, dtype=np.int64)

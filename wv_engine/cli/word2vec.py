@@ -16,6 +16,8 @@ from .args import FORMATS
 from .common import (
     EXIT_ERROR,
     EXIT_INTERRUPTED,
+    WORD2VEC_FIXED,
+    WORD2VEC_FLAGS,
     check_outputs,
     dask_client,
     final_output,
@@ -24,12 +26,6 @@ from .common import (
     secondary,
 )
 from .inputs import check_tmp_dir, read_input, resumed
-
-# Settings a checkpoint fixes: a flag given on --resume must agree with it.
-WORD2VEC_FIXED = ("arch", "loss", "dim", "window", "negative", "min_count", "sample", "epochs", "alpha",
-                  "min_alpha", "schedule", "seed", "max_vocab_size", "max_final_vocab", "ns_exponent",
-                  "max_sentence_length", "shared_negatives", "init_range")
-WORD2VEC_FLAGS = WORD2VEC_FIXED + ("threads", "tmp_dir", "ids_on_disk", "regions")  # Word2Vec's settings too
 
 
 def run_word2vec(args, trainer=None, settings: dict | None = None, write=None) -> int:
