@@ -147,7 +147,7 @@ def test_the_memory_check_honours_the_address_space_limit(tmp_path):
 
 
 def test_sigterm_stops_like_ctrl_c_and_saves_the_checkpoint(tmp_path):
-    lines = [" ".join(f"w{(i * 7 + j) % 500}" for j in range(50)) for i in range(40000)]
+    lines = [" ".join(f"w{(i * 7 + j) % 500}" for j in range(50)) for i in range(10000)]
     corpus = tmp_path / "c.txt"
     corpus.write_text("\n".join(lines) + "\n")
     ckpt, out = tmp_path / "run.ckpt", tmp_path / "v.bin"

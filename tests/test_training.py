@@ -185,7 +185,7 @@ def test_every_sentence_is_trained_once_whatever_the_thread_count(threads, sente
     window = 3
     pairs = {n: sum(min(i + window, n - 1) - max(i - window, 0) for i in range(n)) for n in range(1, 60)}
     expected = int(sum(pairs[int(n)] for n in lengths))
-    m = Word2Vec(dim=8, min_count=1, sample=0, window=window, shrink_windows=False,
+    m = Word2Vec(dim=8, min_count=1, sample=0, window=window, shrink_windows=False, negative=1,
                  epochs=2, threads=threads, shared_negatives=threads != 3)
     m.build_vocab(vocab=vocab)
     m.train(corpus, progress=False)
@@ -245,9 +245,13 @@ def test_an_epoch_reads_its_regions_side_by_side_each_from_start_to_end(regions,
     assert _chunks_trained(regions, last_claims) == chunks
 
 
+# small windows and few negatives: the region tests train ~1M words 5 times over (also under ASan in CI)
+REGION_RUNS = {"dim": 8, "window": 2, "negative": 2, "min_count": 1, "sample": 0, "threads": 1, "seed": 2}
+
+
 def _regions_trained(vocab, corpus, epochs=1, **kw):
     """A model trained by Word2Vec.train with these settings."""
-    m = Word2Vec(dim=8, min_count=1, sample=0, epochs=epochs, threads=1, seed=2, **kw)
+    m = Word2Vec(epochs=epochs, **REGION_RUNS, **kw)
     m.build_vocab(vocab=vocab)
     m.train(corpus, progress=False)
     return m
@@ -256,7 +260,7 @@ def _regions_trained(vocab, corpus, epochs=1, **kw):
 def _regions_by_hand(vocab, corpus, schedule, regions, loss="ns"):
     """The input vectors after epochs started by hand, epoch e on regions[e],
     under the schedule a trained model used."""
-    m = Word2Vec(dim=8, min_count=1, sample=0, epochs=len(regions), threads=1, seed=2, loss=loss)
+    m = Word2Vec(epochs=len(regions), loss=loss, **REGION_RUNS)
     m.build_vocab(vocab=vocab)
     core = m._make_core()
     core.set_corpus(corpus.ids, schedule["epochs"] * corpus.words, schedule["alpha"], schedule["min_alpha"], 0,
