@@ -71,3 +71,51 @@ def test_a_line_document_file_and_corpus_file_tag_lines_by_number(tmp_path):
     for model in (Doc2Vec(TaggedLineDocument(path), vector_size=8, min_count=1, epochs=2, workers=1),
                   Doc2Vec(corpus_file=str(path), vector_size=8, min_count=1, epochs=2, workers=1)):
         assert model.dv.index_to_key[:3] == [0, 1, 2] and len(model.dv) == 40
+
+
+@pytest.mark.parametrize("settings", [dict(dm=1), dict(dm=0, hs=1, negative=0, dbow_words=1),
+                                      dict(dm=1, dm_concat=1, window=2)], ids=["dm", "dbow-hs", "dm-concat"])
+def test_a_model_gensim_saved_loads_as_it_was_and_infers_as_gensims_does(tmp_path, settings):
+    """A Doc2Vec gensim trained and saved (read without running gensim's
+    code): the same tags, word, document and output rows (dm_concat's null
+    word the row after the vocabulary's). Inference is convex in the one
+    free row, so at many passes ours and gensim's on the same model reach
+    the same vector (cosine > 0.95; vectors inferred on another gensim model
+    are at ~0): rows in the wrong places, the Huffman tree's above all,
+    would not. gensim's dm_concat inference returns its starting vector
+    untrained, so there only the rows are compared. The model trains on and
+    saves as ours."""
+    gensim_doc2vec = pytest.importorskip("gensim.models.doc2vec")
+    docs, _ = _docs(200)
+    theirs = gensim_doc2vec.Doc2Vec([gensim_doc2vec.TaggedDocument(d.words, d.tags) for d in docs], vector_size=16,
+                                    min_count=1, epochs=20, workers=1, seed=3, **settings)
+    theirs.save(str(tmp_path / "gensim.model"))
+    ours = Doc2Vec.load(tmp_path / "gensim.model")
+    assert ours.dv.index_to_key == theirs.dv.index_to_key and np.array_equal(ours.dv.vectors, theirs.dv.vectors)
+    words = [w for w in theirs.wv.index_to_key if w != "\0"]
+    assert ours.wv.index_to_key == words and np.array_equal(ours.wv.vectors, theirs.wv.vectors[:len(words)])
+    if settings.get("dm_concat"):
+        assert np.array_equal(ours.engine.word_vectors[-1], theirs.wv["\0"])
+    output = theirs.syn1 if settings.get("hs") else theirs.syn1neg
+    if ours.engine.vocab.tree is None:  # else gensim's own tree is kept, its rows as they were
+        assert np.array_equal(ours.engine.output_vectors, output[:len(words)])
+    rng = np.random.default_rng(5)
+    unseen = [[f"t{t}w{w}" for w in rng.integers(20, size=25)] for t in range(4)]
+    if not settings.get("dm_concat"):
+        for words_ in unseen:
+            a, b = theirs.infer_vector(words_, epochs=300), ours.infer_vector(words_, epochs=300)
+            assert a @ b / np.linalg.norm(a) / np.linalg.norm(b) > 0.95
+    ours.train(docs[:20], total_examples=20, epochs=1)
+    ours.save(tmp_path / "ours")
+    back = Doc2Vec.load(tmp_path / "ours")
+    assert np.array_equal(back.engine.output_vectors, ours.engine.output_vectors)
+    assert np.array_equal(back.infer_vector(unseen[0]), ours.infer_vector(unseen[0]))
+
+
+def test_other_gensim_files_are_refused_by_doc2vec_load(tmp_path):
+    gensim_word2vec = pytest.importorskip("gensim.models.word2vec")
+    from wv_engine.errors import FormatError
+
+    gensim_word2vec.Word2Vec([["a", "b", "c"]] * 20, vector_size=4, min_count=1, epochs=1).save(str(tmp_path / "w"))
+    with pytest.raises(FormatError, match="a gensim Word2Vec, not a Doc2Vec"):
+        Doc2Vec.load(tmp_path / "w")

@@ -17,6 +17,7 @@ from ..epochs import EpochStats
 from ..errors import FormatError, NotAModelError
 from ..settings import C_INT_MAX, INT64_MAX
 from ..vocab import Vocabulary
+from ..word2vec.state import TREE_SECTIONS, checked_tree
 
 MODEL_FORMAT = "wv_engine.doc2vec"
 MODEL_VERSION = 1
@@ -37,10 +38,12 @@ def save_model(model: Any, path: str | os.PathLike, extra: dict | None = None) -
     state = {"format": MODEL_FORMAT, "version": MODEL_VERSION, "config": model.config(),
              "epochs_trained": model.epochs_trained, "history": [e.__dict__ for e in model.history],
              "total_tokens": vocab.total_tokens, "distinct_words": vocab.distinct_words,
-             "schedule": model._schedule}
+             "schedule": model._schedule, "hs_tree": vocab.tree is not None}
     sections = {"word_vectors": model.word_vectors, "output_vectors": model.output_vectors,
                 "vocab_offsets": offsets, "vocab_blob": np.frombuffer(b"".join(raw), dtype=np.uint8),
                 "vocab_counts": np.asarray(vocab.counts, dtype=np.int64)}
+    if vocab.tree is not None:  # a tree given (read from gensim): kept, since the output rows follow it
+        sections.update(zip(TREE_SECTIONS, vocab.tree))
     metadata = {**model.metadata(), "doc2vec_state": state}
     if extra is not None:
         metadata["extra"] = extra
@@ -69,11 +72,13 @@ def load_model(cls: Any, path: str | os.PathLike, **overrides: Any) -> Any:
     if not isinstance(state.get("config"), dict):
         raise FormatError(path, "damaged Doc2Vec state: its config is not a JSON object")
     parts = {name: formats.read_native_section(path, name) for name in _SECTIONS}
+    tree = tuple(formats.read_native_section(path, name) for name in TREE_SECTIONS) if state.get("hs_tree") else None
     try:
         model = cls(**{**state["config"], **overrides})
         words = _words(path, parts["vocab_offsets"], parts["vocab_blob"])
         counts = np.asarray(parts["vocab_counts"], dtype=np.int64)
         vocab = Vocabulary(words, counts, total_tokens=state["total_tokens"], distinct_words=state["distinct_words"])
+        vocab.tree = None if tree is None else checked_tree(path, tree, len(words))
         extra = 1 if model.dm_concat and model.arch == "dm" else 0
         _check_shape(path, "word_vectors", parts["word_vectors"], (len(words) + extra, model.dim))
         _check_shape(path, "output_vectors", parts["output_vectors"], (len(words), _layer(model)))

@@ -2,7 +2,8 @@
 defaults (trained by wv_engine.Doc2Vec, `engine`), TaggedDocument and
 TaggedLineDocument. `model.dv` holds a vector for each tag, keyed as gensim
 keys it (an int tag stays an int); `model.wv` the word vectors. Saved models
-are wv_engine's native file (no pickle)."""
+are wv_engine's native file (no pickle); Doc2Vec.load also reads the models
+gensim saved."""
 
 from __future__ import annotations
 
@@ -18,7 +19,9 @@ from .. import doc2vec as _core
 from ..io import save_vectors
 from ..errors import CorpusError
 from ..vectors import Vectors
+from . import pickled
 from .keyedvectors import KeyedVectors, _check_unsupported
+from .pickled_doc2vec import gensim_doc2vec
 from .word2vec import _ClassOnly
 
 logger = logging.getLogger(__name__)
@@ -250,15 +253,22 @@ class Doc2Vec:
 
     @classmethod
     def load(cls, fname: str | os.PathLike, *args: Any, **kwargs: Any) -> "Doc2Vec":
-        """A model save() wrote."""
-        engine = _core.Doc2Vec.load(fname)
+        """A model save() wrote, or one gensim saved (read without running
+        gensim's code: wv_engine.gensim.pickled_doc2vec), ready to infer with
+        and to train on."""
+        if pickled.looks_pickled(fname):
+            engine, tags = gensim_doc2vec(os.fspath(fname))
+            record = dict(comment=None, corpus_count=len(engine.tag_keys))
+        else:
+            engine = _core.Doc2Vec.load(fname)
+            saved = (engine.saved_extra or {}).get("gensim", {})
+            ints = set(saved.get("int_tags", []))
+            tags = {key: int(key) if key in ints else key for key in engine.tag_keys}
+            record = dict(comment=saved.get("comment"), corpus_count=len(engine.tag_keys))
         model = cls.__new__(cls)
         model.engine, model.callbacks, model._lowest_alpha = engine, (), None
-        saved = (engine.saved_extra or {}).get("gensim", {})
-        model.comment = saved.get("comment")
-        ints = set(saved.get("int_tags", []))
-        model._tags = {key: int(key) if key in ints else key for key in engine.tag_keys}
-        model.corpus_count = len(engine.tag_keys)
+        model.comment, model._tags = record["comment"], tags
+        model.corpus_count = record["corpus_count"]
         model.corpus_total_words = engine.vocab.total_tokens
         model._attach()
         return model

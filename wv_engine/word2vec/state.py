@@ -93,7 +93,7 @@ def plan_schedule(saved: dict | None, epochs: int | None, encoded: Any, settings
             "min_alpha": settings.min_alpha, "linear_decay": settings.schedule != "word2vec", **EPOCH_START}
 
 
-_TREE = ("hs_code_length", "hs_codes", "hs_points")  # the sections of a Huffman tree given (vocab.tree)
+TREE_SECTIONS = ("hs_code_length", "hs_codes", "hs_points")  # the sections of a Huffman tree given (vocab.tree)
 
 
 def checked_tree(path: str | os.PathLike, tree: tuple, words: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -132,7 +132,7 @@ def save_model(model: Any, path: str | os.PathLike, extra: dict | None = None) -
     if state["input_section"]:
         sections["input_vectors"] = model.input_vectors
     if model.vocab.tree is not None:  # a tree given (read from gensim): kept, since the output rows follow it
-        sections.update(zip(_TREE, model.vocab.tree))
+        sections.update(zip(TREE_SECTIONS, model.vocab.tree))
     formats.save_native(model.vectors, path, metadata=metadata,  # the one Vectors view: no second index
                         sections=sections)
 
@@ -163,7 +163,7 @@ def load_model(cls: Any, path: str | os.PathLike, **overrides) -> Any:
     output = formats.read_native_section(path, "output_vectors")
     if state.get("input_section"):
         matrix = formats.read_native_section(path, "input_vectors")
-    tree = tuple(formats.read_native_section(path, name) for name in _TREE) if state.get("hs_tree") else None
+    tree = tuple(formats.read_native_section(path, name) for name in TREE_SECTIONS) if state.get("hs_tree") else None
     try:
         # saved before schedule and init_range existed: word2vec.c's, the only ones then
         config = {"schedule": "word2vec", "init_range": 0.5, **state["config"], **overrides}
