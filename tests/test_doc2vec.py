@@ -440,3 +440,50 @@ def test_document_scores_find_halves_by_their_tags_and_refuse_a_bad_file(tmp_pat
 
     assert [e["epoch"] for e in json.load(open(stats))["epoch_scores"]] == [2, 3]
     assert main(["doc2vec", str(train), "-o", str(tmp_path / "n.d2v"), "--eval-documents", str(bad), "--quiet"]) == 1
+
+
+@pytest.mark.parametrize("kwargs", [{"arch": "dbow"}, {"arch": "dbow", "loss": "hs"},
+                                    {"arch": "dm", "dm_concat": True, "window": 2}])
+def test_add_vocab_keeps_what_was_learned_and_new_words_and_tags_learn_their_topic(kwargs):
+    """Documents of topics 0-2 first; then add_vocab with documents of
+    topics 0 and 3-5 (words t3w*... new): every old word keeps its rows
+    (output rows too under NS; HS keeps its inner nodes by index), counts
+    add up, old tags keep their vectors, new tags and words join; after
+    training on the new documents, new documents of the new topics are
+    neighbours of their own topic (PV-DBOW)."""
+    docs, labels = _topics(n_docs=1200)
+    old = [d for d, t in zip(docs, labels) if t < 3][:400]
+    chosen = [d for d in range(len(docs)) if labels[d] in (0, 3, 4, 5)][:500]
+    new, new_labels = [(docs[d][0], [f"n{i}"]) for i, d in enumerate(chosen)], labels[chosen]
+    model = Doc2Vec(dim=16, epochs=10, min_count=1, threads=1, seed=3, **kwargs).fit(old, progress=False)
+    rows = {w: model.word_vectors[i].copy() for i, w in enumerate(model.vocab.words)}
+    outs = {w: model.output_vectors[i].copy() for i, w in enumerate(model.vocab.words)}
+    counts = dict(zip(model.vocab.words, model.vocab.counts.tolist()))
+    tags = {k: model.doc_vectors[i].copy() for i, k in enumerate(model.tag_keys)}
+    nodes = model.output_vectors.copy()
+    null_row = model.word_vectors[len(model.vocab):].copy()
+    model.add_vocab(new)
+    index = {w: i for i, w in enumerate(model.vocab.words)}
+    assert all(np.array_equal(model.word_vectors[index[w]], r) for w, r in rows.items())
+    if model.loss == "ns":
+        assert all(np.array_equal(model.output_vectors[index[w]], r) for w, r in outs.items())
+        assert not model.output_vectors[index["t4w0"]].any()
+    else:
+        assert np.array_equal(model.output_vectors[:len(nodes)], nodes)
+    assert np.array_equal(model.word_vectors[len(model.vocab):], null_row)
+    added = {}
+    for words, _ in new:
+        for w in words:
+            added[w] = added.get(w, 0) + 1
+    assert all(int(model.vocab.counts[index[w]]) == counts.get(w, 0) + added.get(w, 0) for w in index)
+    assert list(model.vocab.counts) == sorted(model.vocab.counts, reverse=True)
+    assert all(np.array_equal(model.doc_vectors[model.tag_keys.index(k)], v) for k, v in tags.items())
+    assert len(model.tag_keys) == 400 + 500
+    model.train(progress=False)
+    if kwargs["arch"] == "dbow":  # dm_concat finds no topics at this size even from scratch (0.15 of 5 either way)
+        new_topics = {f"n{d}": t for d, t in enumerate(new_labels)}
+        near = [sum(new_topics.get(k) == new_topics[f"n{d}"] for k, _ in model.dv.most_similar(f"n{d}", topn=5))
+                for d in range(0, 500, 10) if new_topics[f"n{d}"] != 0]
+        assert np.mean(near) / 5 >= 0.8
+    with pytest.raises(RuntimeError, match="build_vocab first"):
+        Doc2Vec().add_vocab(new)

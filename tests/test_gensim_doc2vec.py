@@ -119,3 +119,18 @@ def test_other_gensim_files_are_refused_by_doc2vec_load(tmp_path):
     gensim_word2vec.Word2Vec([["a", "b", "c"]] * 20, vector_size=4, min_count=1, epochs=1).save(str(tmp_path / "w"))
     with pytest.raises(FormatError, match="a gensim Word2Vec, not a Doc2Vec"):
         Doc2Vec.load(tmp_path / "w")
+
+
+def test_build_vocab_update_adds_words_and_tags_and_keeps_the_rest():
+    docs, _ = _docs(100)
+    model = Doc2Vec(docs, vector_size=8, min_count=1, epochs=2, workers=1)
+    before = model.dv[5].copy(), model.wv["t0w1"].copy()
+    more = [TaggedDocument(["fresh", "words", "t0w1"], [1000, "extra"])] * 3
+    model.build_vocab(more, update=True)
+    assert "fresh" in model.wv and 1000 in model.dv and "extra" in model.dv and model.dv.index_to_key[0] == 0
+    assert np.array_equal(model.dv[5], before[0]) and np.array_equal(model.wv["t0w1"], before[1])
+    assert model.corpus_count == 3 and model.corpus_total_words == 9
+    model.train(more, total_examples=3, epochs=2)
+    assert not np.array_equal(model.dv[1000], model.dv["extra"])
+    with pytest.raises(RuntimeError, match="online vocabulary-update"):
+        Doc2Vec(vector_size=8).build_vocab(more, update=True)

@@ -104,6 +104,39 @@ class Doc2Vec:
         self._documents, self._core = (docs, encoded), None
         return self
 
+    def add_vocab(self, documents: Any, *, progress: bool | None = None) -> "Doc2Vec":
+        """Adds the words and tags of more documents to a model that has a
+        vocabulary, keeping what it learned (gensim's build_vocab(update=True)):
+        known words' counts grow, words new to the model seen at least
+        min_count times join it with word rows drawn as build_vocab draws
+        them and zero output rows, the vocabulary is re-sorted by count and
+        the rows follow their words (with hierarchical softmax the tree is
+        rebuilt from the new counts, its inner-node rows kept by index), and
+        new tags get new document vectors. The next train() runs on these
+        documents unless given others."""
+        if self.vocab is None or self.word_vectors is None or self.output_vectors is None:
+            raise RuntimeError("add_vocab grows a model's vocabulary: call build_vocab first")
+        docs = Documents.of(documents, self.threads)
+        merged, order = self.vocab.merged(docs.count(1, self.max_vocab_size, None), self.min_count)
+        V_old, V = len(self.vocab), len(merged)
+        doc2vec_settings.check_model_fits(self, V, max(docs.tag_bound, len(self.tag_keys)), merged.total_tokens,
+                                          docs.n_docs)
+        added = _word2vec.uniform_rows(V - V_old, self.dim, self.seed, 3, V_old, self.threads, 1.0)
+        words = np.concatenate([self.word_vectors[:V_old], added])[order]
+        null_row = self.word_vectors[V_old:]  # dm_concat's null word: after the vocabulary's rows, as before
+        if self.loss == "hs":  # rows are inner tree nodes, not words
+            out = np.zeros((V, self.output_vectors.shape[1]), dtype=np.float32)
+            out[:V_old] = self.output_vectors
+        else:
+            out = np.concatenate([self.output_vectors, np.zeros((V - V_old, self.output_vectors.shape[1]),
+                                                                np.float32)])[order]
+        self.vocab = merged
+        self.word_vectors = np.ascontiguousarray(np.concatenate([words, null_row]))
+        self.output_vectors = np.ascontiguousarray(out)
+        self._documents, self._core, self._schedule = None, None, None  # ids and schedule start again
+        self._encoded(docs)
+        return self
+
     def _encoded(self, documents: Any) -> EncodedDocuments:
         """The documents encoded with this model's vocabulary and tags: the
         ones build_vocab read, or others (their new tags get new vectors)."""

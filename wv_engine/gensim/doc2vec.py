@@ -177,18 +177,24 @@ class Doc2Vec:
     def build_vocab(self, corpus_iterable: Iterable | None = None, corpus_file: str | None = None,
                     update: bool = False, progress_per: int = 10000, keep_raw_vocab: bool = False,
                     trim_rule: Any = None, **kwargs: Any) -> None:
-        """Counts the documents' words and tags and initialises the vectors (gensim's build_vocab)."""
+        """Counts the documents' words and tags and initialises the vectors (gensim's build_vocab);
+        update=True adds them to a model that has a vocabulary (wv_engine.Doc2Vec.add_vocab)."""
         _check_unsupported(trim_rule=trim_rule)
-        if update:
-            raise NotImplementedError("wv_engine.gensim: build_vocab(update=True) is not supported for Doc2Vec")
         documents = self._documents(corpus_iterable, corpus_file)
+        if update and self.engine.vocab is None:
+            raise RuntimeError("You cannot do an online vocabulary-update of a model which has no prior vocabulary. "
+                               "First build the vocabulary of your model with a corpus before doing an online update.")
+        words_before = self.engine.vocab.total_tokens if update else 0
         try:
-            self.engine.build_vocab(documents, progress=False)
+            if update:  # new words and tags join, what was learned stays
+                self.engine.add_vocab(documents, progress=False)
+            else:
+                self.engine.build_vocab(documents, progress=False)
         except (CorpusError, ValueError) as exc:  # gensim: nothing to train on is a RuntimeError
             raise RuntimeError(f"you must first build vocabulary before training the model ({exc})") from None
         self._remember_tags(documents)
         self.corpus_count = self.engine._documents[1].n_docs
-        self.corpus_total_words = self.engine.vocab.total_tokens
+        self.corpus_total_words = self.engine.vocab.total_tokens - words_before  # these documents' words
         self._attach()
 
     def train(self, corpus_iterable: Iterable | None = None, corpus_file: str | None = None,
