@@ -16,6 +16,7 @@ place."""
 
 from __future__ import annotations
 
+import itertools
 import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -173,22 +174,40 @@ class Documents:
 def _tag_rows(pieces: list, keys: dict[str, int]) -> tuple[np.ndarray, np.ndarray, int]:
     """The rows of every document's tags, in order (keys met for the first
     time appended to `keys`), each document's number of tags, and the
-    number of documents."""
-    rows: list[int] = []
+    number of documents. Millions of tags: the per-tag work is in C
+    (map, dict.fromkeys), the Python loop runs once a document at most."""
+    names: list[str] = []
     counts: list[int] = []
     line = 0
     for tags in pieces:
         if isinstance(tags, int):  # tagged by line number
-            rows.extend(keys.setdefault(str(n), len(keys)) for n in range(line, line + tags))
+            names.extend(map(str, range(line, line + tags)))
             counts.extend([1] * tags)
             line += tags
             continue
+        if None not in tags:  # every line its own tags: joined, decoded and split at once
+            counts.extend(map(len, tags))
+            if tags:  # a tag holds no whitespace, so no newline
+                names.extend(b"\n".join(itertools.chain.from_iterable(tags))
+                             .decode("utf-8", "surrogateescape").split("\n"))
+            line += len(tags)
+            continue
         for doc_tags in tags:
-            named = [str(line).encode()] if doc_tags is None else doc_tags
-            counts.append(len(named))
-            rows.extend(keys.setdefault(tag.decode("utf-8", "surrogateescape"), len(keys)) for tag in named)
+            if doc_tags is None:
+                names.append(str(line))
+                counts.append(1)
+            else:
+                names.extend([tag.decode("utf-8", "surrogateescape") for tag in doc_tags])
+                counts.append(len(doc_tags))
             line += 1
-    return np.asarray(rows, dtype=np.int32), np.asarray(counts, dtype=np.int64), line
+    if not keys:
+        keys.update(zip(dict.fromkeys(names), itertools.count()))
+    else:
+        for name in dict.fromkeys(names):
+            if name not in keys:
+                keys[name] = len(keys)
+    rows = np.fromiter(map(keys.__getitem__, names), dtype=np.int32, count=len(names))
+    return rows, np.asarray(counts, dtype=np.int64), line
 
 
 def _in_threads(fn: Callable[[int], Any], n: int) -> list:

@@ -140,7 +140,8 @@ class Doc2Vec:
     def _encoded(self, documents: Any) -> EncodedDocuments:
         """The documents encoded with this model's vocabulary and tags: the
         ones build_vocab read, or others (their new tags get new vectors)."""
-        if documents is None or (self._documents is not None and self._documents[0].source is documents):
+        held = self._documents
+        if documents is None or (held is not None and (held[0] is documents or held[0].source is documents)):
             if self._documents is None:
                 raise ValueError("train needs documents (or call build_vocab first)")
             return self._documents[1]
