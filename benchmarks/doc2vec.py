@@ -1,8 +1,8 @@
 """Document vectors against gensim's Doc2Vec, same run, same settings:
 
-    python -m benchmarks.doc2vec --corpus DOCS.txt [--archs dbow,dm] [--epochs 10]
+    python -m benchmarks.doc2vec --corpus DOCS.txt [--archs dbow,dm,dbow+w] [--epochs 10]
         [--threads 2] [--repeats 1] [--infer 25000] [--tools wv-engine,gensim-file,gensim-iter]
-        [--seed 1] [--ours FLAGS] [--out DIR]
+        [--seed 1[,2,3]] [--ours FLAGS] [--out DIR]
 
 DOCS holds one document a line (for example Wikipedia text cut into
 documents), each document's tag its line number. Both tools train on it;
@@ -14,6 +14,11 @@ For each architecture and tool: the whole training command
 loading left out of both), and the
 document measure: how often a half's inferred vector finds its own
 document among all trained ones (top 1 and top 10, over the first 2,000).
+Where the words are trained too (dm, and dbow+w: PV-DBOW with
+dbow_words=1), the word vectors are scored as the word2vec benchmarks score
+them (benchmarks.quality: analogies over the 30,000 most frequent words,
+WS-353, SimLex-999), the same evaluator for both tools. Several seeds run in
+turn within each repeat.
 gensim's defaults everywhere (dim 100, window 5, 5 negatives, min_count 5,
 sample 1e-3). Writes OUT/doc2vec.json and prints a table; the runs
 alternate tools within each repeat."""
@@ -53,10 +58,25 @@ def finds_own(trained: np.ndarray, inferred: np.ndarray) -> dict[str, float]:
     return own(trained, np.arange(len(inferred)), inferred)
 
 
-def run_ours(arch: str, train: str, held: str, args, work: str) -> dict:
+WORDS_TRAINED = ("dm", "dbow+w")
+
+
+def word_scores(arch: str, work: str) -> dict:
+    """The word vectors' scores (work/words.bin), where the architecture trains them."""
+    if arch not in WORDS_TRAINED:
+        return {}
+    from .quality import evaluate_file
+
+    scores = evaluate_file(os.path.join(work, "words.bin"))
+    return {k: scores[k] for k in ("analogy_pct", "ws353", "simlex")}
+
+
+def run_ours(arch: str, train: str, held: str, args, work: str, seed: int) -> dict:
     model = os.path.join(work, "model.d2v")
-    cmd = [sys.executable, "-m", "wv_engine.cli", "doc2vec", train, "-o", model, "--arch", arch, "--epochs",
-           str(args.epochs), "--threads", str(args.threads), "--seed", str(args.seed), "--quiet", *args.ours.split()]
+    cmd = [sys.executable, "-m", "wv_engine.cli", "doc2vec", train, "-o", model, "--arch", arch.split("+")[0],
+           *(["--dbow-words"] if arch == "dbow+w" else []), "--word-vectors", os.path.join(work, "words.bin"),
+           "--format", "bin", "--epochs", str(args.epochs), "--threads", str(args.threads), "--seed", str(seed),
+           "--quiet", *args.ours.split()]
     m = run_measured(cmd, stdout_path=os.path.join(work, "train.out"), stderr_path=os.path.join(work, "train.err"))
     inferred = os.path.join(work, "inferred.bin")
     i = run_measured([sys.executable, "-m", "wv_engine.cli", "infer", model, held, "-o", inferred, "--format",
@@ -74,12 +94,13 @@ def run_ours(arch: str, train: str, held: str, args, work: str) -> dict:
     order = np.array([trained.get_index(str(d)) for d in range(len(trained))])
     seconds = json.load(open(os.path.join(work, "infer.json")))["seconds"]
     return {"train_s": m.wall_s, "peak_rss_mib": m.peak_rss_mib, "infer_s": seconds, "infer_command_s": i.wall_s,
-            "infer_docs": len(guessed), **finds_own(trained.vectors[order], guessed.vectors[:QUALITY_DOCS])}
+            "infer_docs": len(guessed), **finds_own(trained.vectors[order], guessed.vectors[:QUALITY_DOCS]),
+            **word_scores(arch, work)}
 
 
-def run_gensim(mode: str, arch: str, train: str, held: str, args, work: str) -> dict:
+def run_gensim(mode: str, arch: str, train: str, held: str, args, work: str, seed: int) -> dict:
     cmd = [sys.executable, "-m", "benchmarks.doc2vec_child", "train", train, mode, arch, str(args.epochs),
-           str(args.threads), work, str(args.seed)]
+           str(args.threads), work, str(seed)]
     m = run_measured(cmd, stdout_path=os.path.join(work, "train.out"), stderr_path=os.path.join(work, "train.err"))
     i = run_measured([sys.executable, "-m", "benchmarks.doc2vec_child", "infer", work, held, str(args.infer)],
                      stdout_path=os.path.join(work, "infer.out"), stderr_path=os.path.join(work, "infer.err"))
@@ -89,7 +110,7 @@ def run_gensim(mode: str, arch: str, train: str, held: str, args, work: str) -> 
     return {"train_s": m.wall_s, "peak_rss_mib": m.peak_rss_mib, "infer_s": timing["seconds"],
             "infer_docs": timing["documents"],
             **finds_own(np.load(os.path.join(work, "dv.npy")),
-                        np.load(os.path.join(work, "inferred.npy"))[:QUALITY_DOCS])}
+                        np.load(os.path.join(work, "inferred.npy"))[:QUALITY_DOCS]), **word_scores(arch, work)}
 
 
 def main(argv=None) -> int:
@@ -101,7 +122,7 @@ def main(argv=None) -> int:
     p.add_argument("--repeats", type=int, default=1)
     p.add_argument("--infer", type=int, default=25000, help="unseen documents inferred")
     p.add_argument("--tools", default="wv-engine,gensim-file,gensim-iter")
-    p.add_argument("--seed", type=int, default=1, help="both tools' seed")
+    p.add_argument("--seed", default="1", help="both tools' seed, or seeds run in turn (1,2,3)")
     p.add_argument("--ours", default="", metavar="FLAGS",
                    help="more flags of wv-engine doc2vec, e.g. '--shared-negatives'")
     p.add_argument("--out", default="/tmp/wv_doc2vec")
@@ -112,32 +133,38 @@ def main(argv=None) -> int:
         n = sum(1 for _ in f)
     rows = []
     for repeat in range(a.repeats):
-        for arch in a.archs.split(","):
-            for tool in a.tools.split(","):
-                work = os.path.join(a.out, f"{arch}_{tool}_{repeat}")
-                os.makedirs(work, exist_ok=True)
-                if tool == "wv-engine":
-                    r = run_ours(arch, train, held_n, a, work)
-                else:
-                    r = run_gensim(tool.split("-")[1], arch, train, held_n, a, work)
-                rows.append({"arch": arch, "tool": tool, "repeat": repeat, **r})
-                print(json.dumps(rows[-1]), flush=True)
+        for seed in (int(s) for s in a.seed.split(",")):
+            for arch in a.archs.split(","):
+                for tool in a.tools.split(","):
+                    work = os.path.join(a.out, f"{arch}_{tool}_{repeat}_{seed}")
+                    os.makedirs(work, exist_ok=True)
+                    if tool == "wv-engine":
+                        r = run_ours(arch, train, held_n, a, work, seed)
+                    else:
+                        r = run_gensim(tool.split("-")[1], arch, train, held_n, a, work, seed)
+                    rows.append({"arch": arch, "tool": tool, "repeat": repeat, "seed": seed, **r})
+                    print(json.dumps(rows[-1]), flush=True)
     record = {"created": time.strftime("%Y-%m-%d %H:%M:%S %z"), "argv": sys.argv, "documents": n,
               "epochs": a.epochs, "threads": a.threads, "rows": rows}
     with open(os.path.join(a.out, "doc2vec.json"), "w") as f:
         json.dump(record, f, indent=2)
-    print("\n| arch | tool | train s (median) | infer s | top-1 | top-10 | peak RSS MiB |")
-    print("|---|---|---|---|---|---|---|")
+    print("\n| arch | tool | train s (median) | infer s | top-1 | top-10 | peak RSS MiB | words: analogy % / WS-353 / "
+          "SimLex |")
+    print("|---|---|---|---|---|---|---|---|")
     for arch in a.archs.split(","):
         for tool in a.tools.split(","):
             rs = [r for r in rows if r["arch"] == arch and r["tool"] == tool and "error" not in r]
             if not rs:
-                print(f"| {arch} | {tool} | failed | | | | |")
+                print(f"| {arch} | {tool} | failed | | | | | |")
                 continue
             med = {k: float(np.median([r[k] for r in rs])) for k in ("train_s", "infer_s", "top1", "top10",
                                                                         "peak_rss_mib")}
+            words = ""
+            if arch in WORDS_TRAINED:
+                w = {k: float(np.median([r[k] for r in rs])) for k in ("analogy_pct", "ws353", "simlex")}
+                words = f"{w['analogy_pct']:.2f} / {w['ws353']:.3f} / {w['simlex']:.3f}"
             print(f"| {arch} | {tool} | {med['train_s']:.1f} | {med['infer_s']:.1f} | {med['top1']:.3f} | "
-                  f"{med['top10']:.3f} | {med['peak_rss_mib']:.0f} |")
+                  f"{med['top10']:.3f} | {med['peak_rss_mib']:.0f} | {words} |")
     return 0
 
 

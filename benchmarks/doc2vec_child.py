@@ -27,14 +27,15 @@ import numpy as np
 def train(docs: str, mode: str, arch: str, epochs: int, threads: int, out: str, seed: int = 1) -> None:
     from gensim.models.doc2vec import Doc2Vec, TaggedLineDocument
 
-    settings = dict(dm=1 if arch == "dm" else 0, vector_size=100, window=5, negative=5, min_count=5, sample=1e-3,
-                    epochs=epochs, workers=threads, seed=seed)
+    settings = dict(dm=1 if arch == "dm" else 0, dbow_words=1 if arch == "dbow+w" else 0, vector_size=100, window=5,
+                    negative=5, min_count=5, sample=1e-3, epochs=epochs, workers=threads, seed=seed)
     if mode == "file":
         model = Doc2Vec(corpus_file=docs, **settings)
     else:
         model = Doc2Vec(TaggedLineDocument(docs), **settings)
     model.save(os.path.join(out, "model"))
     np.save(os.path.join(out, "dv.npy"), np.stack([model.dv[i] for i in range(len(model.dv))]))
+    model.wv.save_word2vec_format(os.path.join(out, "words.bin"), binary=True)
 
 
 def infer(out: str, held: str, n: int) -> None:
