@@ -98,7 +98,7 @@ def test_damaged_foreign_or_lying_files_are_format_errors(tiny_bin, tmp_path, ca
 
 
 @pytest.mark.parametrize("kw,message", [(dict(model=3, nlabels=1), "supervised"), (dict(quant=1), "quantized"),
-                                        (dict(pruned=5), "pruned"), (dict(word_ngrams=2), "wordNgrams"),
+                                        (dict(pruned=5), "pruned"),
                                         (dict(loss=4), "one-vs-all")])
 def test_models_that_are_not_plain_word_vectors_are_refused(tmp_path, kw, message):
     path = tmp_path / "other.bin"
@@ -182,3 +182,22 @@ def test_cli_fasttext_bad_settings_are_one_line_errors(morph_file, tmp_path, cap
     err = capsys.readouterr().err.strip()
     assert message in err and len(err.splitlines()) == 1
     assert not (tmp_path / "x.bin").exists()
+
+
+@pytest.mark.parametrize("maxn,bucket", [(6, 10), (0, 10)])
+def test_a_skipgram_bin_trained_with_word_ngrams_loads_as_without(tmp_path, maxn, bucket):
+    """fastText's skipgram and cbow read -wordNgrams and train no word
+    n-gram (only its classifiers do); with -maxn 0 it then keeps its bucket
+    rows, never trained. The vectors are those of the same file with
+    wordNgrams 1 (and, at maxn 0, no bucket rows)."""
+    rng = np.random.default_rng(0)
+    words, counts = ["a", "b", "c"], [3, 2, 1]
+    rows = rng.normal(size=(3 + bucket, 4)).astype(np.float32)
+    out = rng.normal(size=(3, 4)).astype(np.float32)
+    with_ngrams = tmp_path / "w2.bin"
+    with_ngrams.write_bytes(fasttext_bin_bytes(words, counts, rows, out, word_ngrams=2, maxn=maxn, bucket=bucket))
+    plain = tmp_path / "w1.bin"
+    plain.write_bytes(fasttext_bin_bytes(words, counts, rows if maxn else rows[:3], out, maxn=maxn,
+                                         bucket=bucket if maxn else 0))
+    a, b = FastText.load_fasttext(with_ngrams).vectors, FastText.load_fasttext(plain).vectors
+    assert a.words == b.words and np.array_equal(a.vectors, b.vectors)

@@ -136,7 +136,6 @@ def test_pretrained_vectors_and_save_output(text, tmp_path):
     (["fasttext", "skipgram", "-input", "t", "-output", "m", "-minCounts", "2"], "unknown flag -minCounts"),
     (["fasttext", "skipgram", "-input", "t", "-output", "m", "-label", "__l__"], "-label is for fastText's classifiers"),
     (["fasttext", "cbow", "-input", "t", "-output", "m", "-loss", "ova"], "(ova is for classifiers)"),
-    (["fasttext", "skipgram", "-input", "t", "-output", "m", "-wordNgrams", "2"], "-wordNgrams 2: fastText uses"),
     (["fasttext", "skipgram", "-input", "t"], "-output is required"),
     (["fasttext", "skipgram", "-input", "t", "-output", "m", "-mincount", "2"], "-mincount; did you mean -minCount?"),
     (["fasttext", "skipgram", "-input", "t", "-output", "m", "-neg", "0"], "-neg 0: -loss ns needs 1 negative"),
@@ -191,6 +190,16 @@ def test_minn_0_is_minn_1(text, tmp_path):
                      "-epoch", "1", "-thread", "1", "-bucket", "300", "-minn", minn, "-maxn", "3",
                      "-verbose", "0"]) == 0
     assert (tmp_path / "zero.bin").read_bytes() == (tmp_path / "one.bin").read_bytes()
+
+
+def test_word_ngrams_have_no_effect_on_word_vectors(text, tmp_path):
+    """fastText's skipgram reads -wordNgrams and trains no word n-gram
+    (Dictionary::getLine of its unsupervised models adds none): the same
+    .bin byte for byte as without it."""
+    for name, extra in (("plain", []), ("ngrams", ["-wordNgrams", "3"])):
+        assert main(["fasttext", "skipgram", "-input", str(text), "-output", str(tmp_path / name), "-dim", "8",
+                     "-epoch", "1", "-thread", "1", "-bucket", "300", "-verbose", "0", *extra]) == 0
+    assert (tmp_path / "plain.bin").read_bytes() == (tmp_path / "ngrams.bin").read_bytes()
 
 
 def test_pretrained_vectors_of_another_dim_refused_before_training(text, tmp_path, capsys):

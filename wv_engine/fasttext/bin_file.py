@@ -112,8 +112,6 @@ def _read_model(path: str, reader: "_Reader", values: tuple, new: bool, output: 
         raise FormatError(path, f"unknown model {args['model']} or loss {args['loss']} in its arguments")
     if model == "supervised":
         raise UnsupportedModelError(path, "a supervised (classifier) model, not word vectors")
-    if args["wordNgrams"] != 1:
-        raise FormatError(path, f"wordNgrams {args['wordNgrams']}: word n-grams are not supported")
     if args["maxn"] and not 1 <= args["minn"] <= args["maxn"]:
         raise FormatError(path, f"minn {args['minn']} and maxn {args['maxn']} make no n-grams")
     n_entries, nwords, nlabels, ntokens = _DICT.unpack(reader.take(_DICT.size, "the dictionary"))
@@ -141,6 +139,8 @@ def _read_model(path: str, reader: "_Reader", values: tuple, new: bool, output: 
             matrices.append(None)
         else:
             matrices.append(reader.floats(m * n, f"the {name} matrix").reshape(m, n))
+    if not args["maxn"] and args["bucket"]:  # kept by -wordNgrams > 1, whose word n-grams only classifiers train
+        matrices[0] = np.ascontiguousarray(matrices[0][:n_entries])
     if reader.offset != size:
         raise FormatError(path, f"{size - reader.offset} bytes follow the output matrix")
     return {"args": args, "arch": model, "loss": loss, "words": words, "counts": counts, "ntokens": ntokens,

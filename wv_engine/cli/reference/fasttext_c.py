@@ -25,7 +25,7 @@ TRAIN = {
     "-epoch": Flag(setting("epochs"), 5, "number of epochs"),
     "-minCount": Flag(setting("min_count", Range(0, C_INT_MAX)), 5, "minimal number of word occurences (0: 1)"),
     "-neg": Flag(setting("negative"), 5, "number of negatives sampled"),
-    "-wordNgrams": Flag(setting("epochs"), 1, "accepted as 1: fastText uses word n-grams in classifiers only"),
+    "-wordNgrams": Flag(setting("epochs"), 1, "read, no effect: fastText trains word n-grams in classifiers only"),
     "-loss": Flag(str, "ns", "loss function: ns, hs or softmax"),
     "-bucket": Flag(setting("bucket"), 2_000_000, "number of buckets"),
     "-minn": Flag(setting("minn"), 3, "min length of char ngram (0: as 1)"),
@@ -93,9 +93,6 @@ def read_flags(command: str, argv: list[str]) -> dict:
     if v["loss"] not in ("ns", "hs", "softmax"):
         raise UsageError(f"-loss {v['loss']}: {command} trains with ns, hs or softmax"
                          + (" (ova is for classifiers)" if v["loss"] in ("ova", "one-vs-all") else ""))
-    if v["wordNgrams"] != 1:
-        raise UsageError(f"-wordNgrams {v['wordNgrams']}: fastText uses word n-grams in classifiers only; "
-                         "for word vectors it must stay 1")
     v["minCount"] = max(1, v["minCount"])  # fastText keeps every word seen at least 0 times: once
     if v["maxn"] and v["minn"] > v["maxn"]:
         v["maxn"] = 0  # fastText then makes no n-gram of any word: words' own rows only, as -maxn 0
