@@ -109,3 +109,19 @@ def test_convert_writes_a_model_to_resume_and_vectors(corpus, tmp_path):
     from wv_engine import load_vectors
 
     np.testing.assert_allclose(load_vectors(str(tmp_path / "v.txt")).vectors, g.wv.vectors, atol=1e-6)
+
+
+@pytest.mark.parametrize("binary", [False, True])
+def test_word2vec_format_with_its_vocabulary_file_keeps_the_counts_and_answers(tmp_path, binary):
+    """save_word2vec_format(fvocab=) then load_word2vec_format(fvocab=), as
+    gensim's persistence tests do: the counts are the file's, and the keys
+    stay usable after they are set (the loaded rows' lazy keys were once lost
+    with the query cache)."""
+    model = Word2Vec([["a", "b", "c", "c"]] * 10, vector_size=4, min_count=1, seed=1, workers=1)
+    path, vocab = str(tmp_path / "v.bin"), str(tmp_path / "vocab.txt")
+    model.wv.save_word2vec_format(path, fvocab=vocab, binary=binary)
+    back = KeyedVectors.load_word2vec_format(path, fvocab=vocab, binary=binary)
+    assert back.index_to_key == model.wv.index_to_key and back.key_to_index == model.wv.key_to_index
+    assert [back.get_vecattr(w, "count") for w in back.index_to_key] == [20, 10, 10]
+    np.testing.assert_allclose(back.vectors, model.wv.vectors, atol=1e-6)
+    assert [w for w, _ in back.most_similar("a")] == [w for w, _ in model.wv.most_similar("a")]

@@ -171,6 +171,16 @@ class KeyedVectors:
 
     def _changed(self) -> None:
         self.norms = None
+        self._drop_core()
+
+    def _drop_core(self) -> None:
+        """Lets the core go (what it answered from has changed), keeping the
+        keys that were still its own (index_to_key, key_to_index)."""
+        if self._core is not None:
+            if self._keys is None:
+                self._keys = self._core.words
+            if self._index is None:
+                self._index = self._core.key_to_index
         self._core = None
 
     def __str__(self) -> str:
@@ -235,7 +245,7 @@ class KeyedVectors:
         self.allocate_vecattrs(attrs=[attr], types=[type(val)])
         self.expandos[attr][self.get_index(key)] = val
         if attr == "count":
-            self._core = None
+            self._drop_core()
 
     def get_vecattr(self, key: Any, attr: str) -> Any:
         value = self.expandos[attr][self.get_index(key)]
