@@ -386,3 +386,17 @@ def test_binary_rows_match_a_python_join():
         assert _formats.binary_rows(blob, offsets, np.ascontiguousarray(rows), start) == expected
     with pytest.raises(ValueError, match="past the end"):
         _formats.binary_rows(blob, offsets, floats, 1)
+
+
+def test_word2vec_text_with_significant_digits_is_cs_g_format(tmp_path):
+    """save_word2vec(significant=5): each value as C's "%.5g" of the float
+    promoted to double (Python's format is C's), extremes included."""
+    from wv_engine.formats import save_word2vec
+
+    values = np.array([[0.1234567, -1e-7, 3.4e38, 0.0], [-0.0, 1.0, 123456.7, 1.17549435e-38]], np.float32)
+    path = tmp_path / "v.txt"
+    save_word2vec(Vectors(["a", "bé"], values), path, binary=False, significant=5)
+    expected = "2 4\n" + "".join(w + " " + "".join(f"{float(x):.5g} " for x in row) + "\n"
+                                 for w, row in zip(["a", "bé"], values))
+    assert path.read_text(encoding="utf-8") == expected
+    np.testing.assert_allclose(load_vectors(path).vectors, values, rtol=1e-4)

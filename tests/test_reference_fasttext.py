@@ -86,6 +86,18 @@ def test_single_dash_spelling_is_our_run(text, tmp_path):
     assert (tmp_path / "m.vec").read_text().startswith("32 8\n")
 
 
+def test_the_vec_file_is_written_as_fastText_writes_it(trained):
+    """PREFIX.vec: "V dim", then each word and its vector's values as a
+    C++ stream prints them at setprecision(5) (C's "%.5g", here Python's),
+    each followed by a space (fastText's saveVectors; on a .bin fastText
+    itself trained, the same bytes as its own .vec)."""
+    vectors = FastText.load_fasttext(trained / "fil9.bin").vectors
+    lines = (trained / "fil9.vec").read_bytes().decode().split("\n")
+    assert lines[0] == "32 16" and lines[-1] == "" and len(lines) == 34
+    for word, line in zip(vectors.words, lines[1:]):
+        assert line == word + " " + "".join(f"{float(x):.5g} " for x in vectors[word])
+
+
 def test_nn_analogies_and_dump(trained, capsys, monkeypatch):
     vectors = FastText.load_fasttext(trained / "fil9.bin").vectors
     units = vectors.vectors / np.linalg.norm(vectors.vectors, axis=1, keepdims=True)

@@ -5,6 +5,7 @@ every row's floats start at a different offset, and text rows of "%f"
 values."""
 
 from libc.stdint cimport int64_t, uint8_t
+from libc.stdio cimport snprintf
 from libc.string cimport memcpy
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 
@@ -152,3 +153,32 @@ def text_rows(const uint8_t[::1] blob, const int64_t[::1] offsets, const float[:
             dst[0] = 10
             dst += 1
     return out
+
+
+def text_rows_g(const uint8_t[::1] blob, const int64_t[::1] offsets, const float[:, ::1] values, int64_t start,
+                int digits):
+    """text_rows' word2vec layout ("word v1 ... vD \\n") with each value as
+    C's "%.<digits>g" of the float promoted to double: what a C++ stream
+    prints at setprecision(digits) (fastText's .vec: 5)."""
+    if not 1 <= digits <= 9:
+        raise ValueError("digits must be in [1, 9]")
+    cdef int64_t count = values.shape[0], dim = values.shape[1], i, k
+    check_rows(blob, offsets, start, count)
+    # the longest value: sign, digits, point, "e-XXX"
+    cdef int64_t most = offsets[start + count] - offsets[start] + count * (2 + dim * (digits + 8))
+    out = PyBytes_FromStringAndSize(NULL, most)
+    cdef char *base = PyBytes_AS_STRING(out)
+    cdef char *dst = base
+    cdef const uint8_t *words = &blob[0] if blob.shape[0] else NULL
+    with nogil:
+        for i in range(count):
+            dst = put_word(dst, words, offsets, start + i)
+            dst[0] = 32
+            dst += 1
+            for k in range(dim):
+                dst += snprintf(dst, digits + 8, "%.*g", digits, <double>values[i, k])
+                dst[0] = 32
+                dst += 1
+            dst[0] = 10
+            dst += 1
+    return out[:dst - base]

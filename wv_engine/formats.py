@@ -152,13 +152,15 @@ def _text_rows(vectors: VectorsLike, words: Words, trailing_space: bool) -> Iter
         yield _formats.text_rows(words.blob, words.offsets, block, start, trailing_space)  # one compiled loop
 
 
-def save_word2vec(vectors: VectorsLike, path: str | os.PathLike, binary: bool = True) -> None:
+def save_word2vec(vectors: VectorsLike, path: str | os.PathLike, binary: bool = True,
+                  significant: int | None = None) -> None:
     """Write `vectors` in word2vec.c's format, binary (default) or text, atomically.
 
     Binary: ``b"V D\\n"``, then per word its UTF-8 bytes, ``b" "``, D little-endian float32,
     ``b"\\n"``. Text: ``"V D\\n"``, then ``"word v1 v2 ... vD \\n"`` with "%f" values (note the
-    trailing space, as word2vec.c writes). A name ending in .gz/.bz2/.xz is compressed. Raises
-    ValueError for words holding whitespace or NUL, which the format cannot represent.
+    trailing space, as word2vec.c writes), or with `significant` digits ("%.5g" at 5: fastText's
+    .vec). A name ending in .gz/.bz2/.xz is compressed. Raises ValueError for words holding
+    whitespace or NUL, which the format cannot represent.
     """
     n, dim = len(vectors), vectors.dim
     # Encode every word before opening the file, so a bad word fails without any I/O.
@@ -169,6 +171,10 @@ def save_word2vec(vectors: VectorsLike, path: str | os.PathLike, binary: bool = 
             for start, block in _row_blocks(vectors):
                 raw = np.ascontiguousarray(block, dtype="<f4").view(np.uint8).reshape(len(block), 4 * dim)
                 fh.write(_formats.binary_rows(words.blob, words.offsets, raw, start))  # one compiled loop
+        elif significant:
+            for start, block in _row_blocks(vectors):
+                block = np.ascontiguousarray(block, dtype=np.float32)
+                fh.write(_formats.text_rows_g(words.blob, words.offsets, block, start, significant))
         else:
             for chunk in _text_rows(vectors, words, trailing_space=True):
                 fh.write(chunk)

@@ -65,10 +65,10 @@ def _train(command: str, argv: list[str]) -> int:
     args = _own_command("fasttext", own_argv(command, v))
 
     def write(model, output: str, fmt: str) -> None:
-        from ...io import save_vectors
+        from ...formats import save_word2vec
 
         model.save_fasttext(output)
-        save_vectors(model.vectors, prefix + ".vec", "word2vec-txt")
+        save_word2vec(model.vectors, prefix + ".vec", binary=False, significant=5)  # fastText's .vec, byte for byte
         if v["saveOutput"]:
             _save_output(model, prefix + ".output")
     return run_word2vec(args, FastText, fasttext_settings(args), write)
