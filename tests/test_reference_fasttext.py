@@ -214,6 +214,32 @@ def test_word_ngrams_have_no_effect_on_word_vectors(text, tmp_path):
     assert (tmp_path / "plain.bin").read_bytes() == (tmp_path / "ngrams.bin").read_bytes()
 
 
+def test_pretrained_vectors_add_the_words_only_the_file_holds(text, tmp_path, capsys):
+    """As fastText's getInputMatrixFromFile: every word of the file is
+    counted once more (dict.add), those the text lacks join the vocabulary,
+    and each of the file's words starts from its row (an epoch at a tiny
+    rate leaves the rows there)."""
+    text_counts = {}
+    for word in text.read_text().split():
+        text_counts[word] = text_counts.get(word, 0) + 1
+    rng = np.random.default_rng(1)
+    file_words = ["walking", "zzzextra", "sings"]
+    rows = rng.normal(size=(3, 8)).astype(np.float32)
+    (tmp_path / "pre.vec").write_text("3 8\n" + "".join(w + " " + " ".join(f"{x:.6f}" for x in r) + "\n"
+                                                        for w, r in zip(file_words, rows)))
+    assert main(["fasttext", "skipgram", "-input", str(text), "-output", str(tmp_path / "m"), "-dim", "8",
+                 "-epoch", "1", "-bucket", "500", "-maxn", "0", "-lr", "1e-7", "-verbose", "0",
+                 "-pretrainedVectors", str(tmp_path / "pre.vec")]) == 0
+    model = FastText.load_fasttext(tmp_path / "m.bin")
+    counts = dict(zip(model.vocab.words, model.vocab.counts.tolist()))
+    assert len(counts) == 33 and counts["zzzextra"] == 1
+    assert counts["walking"] == text_counts["walking"] + 1 and counts["walks"] == text_counts["walks"]
+    for word, row in zip(file_words, rows):
+        np.testing.assert_allclose(model.word_rows[model.vocab.index[word]], row, atol=1e-4)
+    assert main(["word2vec", str(text), "-o", str(tmp_path / "x.bin"), "--add-pretrained-words"]) != 0
+    assert "--add-pretrained-words needs --pretrained-vectors" in capsys.readouterr().err
+
+
 def test_pretrained_vectors_of_another_dim_refused_before_training(text, tmp_path, capsys):
     vec = tmp_path / "other.vec"
     vec.write_text("1 3\nwalk 0.1 0.2 0.3 \n")

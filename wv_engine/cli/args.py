@@ -103,6 +103,9 @@ def _add_word2vec(sub, name: str = "word2vec", what: str = "word2vec vectors", d
     p.add_argument("--pretrained-vectors", metavar="PATH",
                    help="start the rows of the words these vectors hold (any format load_vectors reads, the same "
                         "--dim) from them, as fastText's -pretrainedVectors; the other words start at random")
+    p.add_argument("--add-pretrained-words", action="store_true",
+                   help="with --pretrained-vectors: the words only the file holds join the vocabulary too (each "
+                        "counted once more, as fastText's -pretrainedVectors adds them), their rows from the file")
     p.add_argument("--read-vocab", metavar="PATH",
                    help="take the vocabulary from 'word count' lines (--save-vocab's, word2vec.c's -save-vocab, "
                         "GloVe's vocab_count) instead of counting INPUT: words under --min-count and word2vec.c's "

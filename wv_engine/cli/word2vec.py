@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
+
 from ..fasttext import FastText
 from ..files import read_as, write_json
 from ..io import save_vectors
@@ -40,6 +42,8 @@ def run_word2vec(args, trainer=None, settings: dict | None = None, write=None) -
     progress = None if not args.quiet else False
     interrupted = False
     check_outputs(args, "output", "checkpoint", "stats_json", "save_vocab")
+    if args.add_pretrained_words and not args.pretrained_vectors:
+        raise ValueError("--add-pretrained-words needs --pretrained-vectors")
     callbacks = watch.training_callbacks(args)  # their test sets read before any work
     check_tmp_dir(args)
     with dask_client(args) as client:
@@ -66,7 +70,11 @@ def run_word2vec(args, trainer=None, settings: dict | None = None, write=None) -
             if args.pretrained_vectors:
                 from ..io import load_vectors
 
-                known = model.start_from(read_as("--pretrained-vectors", args.pretrained_vectors, load_vectors))
+                pretrained = read_as("--pretrained-vectors", args.pretrained_vectors, load_vectors)
+                if args.add_pretrained_words:  # fastText's: each of the file's words counted once more
+                    model.add_vocab(vocab=Vocabulary(pretrained.words, np.ones(len(pretrained), np.int64)),
+                                    min_count=1)
+                known = model.start_from(pretrained)
                 say(args, f"{known:,} of the {len(model.vocab):,} words start from {args.pretrained_vectors}")
         vocab = model.vocab
         count_seconds = time.perf_counter() - started

@@ -191,7 +191,7 @@ class FastText(Word2Vec):
                    "lower --bucket (bucket=), dim, or maxn=0 for no n-grams")
 
     def add_vocab(self, corpus=None, *, vocab: Vocabulary | None = None,
-                  progress: bool | None = None) -> "FastText":
+                  progress: bool | None = None, min_count: int | None = None) -> "FastText":
         """Word2Vec.add_vocab on the words' rows: new words join with rows of
         their own (initialised as build_vocab does), every row follows its
         word to its new place, the n-gram rows stay as they are and the
@@ -202,7 +202,7 @@ class FastText(Word2Vec):
         full = self.input_vectors
         self.input_vectors = np.ascontiguousarray(full[:V])  # Word2Vec's part: the words' rows
         try:
-            super().add_vocab(corpus, vocab=vocab, progress=progress)
+            super().add_vocab(corpus, vocab=vocab, progress=progress, min_count=min_count)
         except BaseException:
             self.input_vectors = full
             raise

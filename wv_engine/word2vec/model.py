@@ -166,7 +166,7 @@ class Word2Vec:
         return TrainingText(corpus, threads=self.threads, ids_on_disk=self.ids_on_disk, tmp_dir=self.tmp_dir)
 
     def add_vocab(self, corpus: CorpusSource | None = None, *, vocab: Vocabulary | None = None,
-                  progress: bool | None = None) -> "Word2Vec":
+                  progress: bool | None = None, min_count: int | None = None) -> "Word2Vec":
         """Adds the words of another corpus (or of a Vocabulary of new
         counts) to a model that has one already, keeping what it learned:
         the counts of known words grow by their new counts, words new to the
@@ -176,7 +176,8 @@ class Word2Vec:
         words (with hierarchical softmax the tree is rebuilt from the new
         counts: its inner-node rows are kept by index, new ones start at
         zero). The next train() starts a new learning-rate schedule on the
-        corpus given here (or the one passed to it)."""
+        corpus given here (or the one passed to it). `min_count`: the
+        threshold for new words (default: the model's)."""
         if self.vocab is None or self.input_vectors is None or self.output_vectors is None:
             raise RuntimeError("add_vocab grows a model's vocabulary: call build_vocab first")
         if vocab is None:
@@ -184,7 +185,7 @@ class Word2Vec:
                 raise ValueError("add_vocab needs a corpus or a vocabulary")
             vocab = Vocabulary.build(corpus, 1, self.max_vocab_size, threads=self.threads, progress=progress)
         old = self.vocab
-        merged, order = old.merged(vocab, self.min_count)
+        merged, order = old.merged(vocab, self.min_count if min_count is None else min_count)
         word2vec_settings.check_vocabulary(self, len(merged))
         V_old, V = len(old), len(merged)
         added = self._initial_rows(V - V_old, first_row=V_old, stream=1)  # not build_vocab's stream

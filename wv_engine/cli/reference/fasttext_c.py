@@ -123,7 +123,7 @@ def own_argv(command: str, v: dict) -> list[str]:
            "--minn", str(v["minn"]), "--maxn", str(v["maxn"]), "--threads", str(min(v["thread"], default_threads())),
            "--sample", repr(v["t"]), "--seed", str(v["seed"])]
     if v["pretrainedVectors"]:
-        own += ["--pretrained-vectors", v["pretrainedVectors"]]
+        own += ["--pretrained-vectors", v["pretrainedVectors"], "--add-pretrained-words"]
     if v["verbose"] == 0:
         own.append("--quiet")
     return own
