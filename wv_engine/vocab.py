@@ -273,6 +273,20 @@ class Vocabulary:
                             distinct_words=max(self.distinct_words, len(words)))
         return merged, order
 
+    @staticmethod
+    def merged_output_rows(output: np.ndarray, order: Sequence[int], hs: bool) -> np.ndarray:
+        """A model's output rows after merged() re-sorted its words (`order`,
+        merged's second result): under negative sampling each row follows its
+        word and new words' rows are zero; under hierarchical softmax the rows
+        are the tree's inner nodes, kept by index (new ones zero)."""
+        V, width = len(order), output.shape[1]
+        if hs:
+            out = np.zeros((V, width), dtype=np.float32)
+            keep = min(V, len(output))
+            out[:keep] = output[:keep]
+            return out
+        return np.concatenate([output, np.zeros((V - len(output), width), np.float32)])[order]
+
     def kept(self, min_count: int, without: Sequence[str] = ()) -> "Vocabulary":
         """The words seen at least min_count times, less those `without`
         names (a vocabulary read from a file, as word2vec.c's -read-vocab

@@ -124,12 +124,7 @@ class Doc2Vec:
         added = _word2vec.uniform_rows(V - V_old, self.dim, self.seed, 3, V_old, self.threads, 1.0)
         words = np.concatenate([self.word_vectors[:V_old], added])[order]
         null_row = self.word_vectors[V_old:]  # dm_concat's null word: after the vocabulary's rows, as before
-        if self.loss == "hs":  # rows are inner tree nodes, not words
-            out = np.zeros((V, self.output_vectors.shape[1]), dtype=np.float32)
-            out[:V_old] = self.output_vectors
-        else:
-            out = np.concatenate([self.output_vectors, np.zeros((V - V_old, self.output_vectors.shape[1]),
-                                                                np.float32)])[order]
+        out = Vocabulary.merged_output_rows(self.output_vectors, order, self.loss == "hs")
         self.vocab = merged
         self.word_vectors = np.ascontiguousarray(np.concatenate([words, null_row]))
         self.output_vectors = np.ascontiguousarray(out)

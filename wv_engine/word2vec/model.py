@@ -190,12 +190,7 @@ class Word2Vec:
         V_old, V = len(old), len(merged)
         added = self._initial_rows(V - V_old, first_row=V_old, stream=1)  # not build_vocab's stream
         inp = np.concatenate([self.input_vectors, added])[order]
-        if self.loss == "hs":  # rows are inner tree nodes, not words
-            out = np.zeros((V, self.dim), dtype=np.float32)
-            keep = min(len(out), len(self.output_vectors))
-            out[:keep] = self.output_vectors[:keep]
-        else:
-            out = np.concatenate([self.output_vectors, np.zeros((V - V_old, self.dim), np.float32)])[order]
+        out = Vocabulary.merged_output_rows(self.output_vectors, order, self.loss == "hs")
         self.vocab = merged
         self.input_vectors = np.ascontiguousarray(inp)
         self.output_vectors = np.ascontiguousarray(out)

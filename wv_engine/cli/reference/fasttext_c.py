@@ -12,6 +12,7 @@ from typing import Iterator
 import numpy as np
 
 from ...settings import C_INT_MAX, Range, default_threads
+from . import FASTTEXT_COMMANDS
 from .flags import Flag, UsageError, integer, parse, usage
 from .word2vec_c import _own_command, path, setting
 
@@ -45,9 +46,9 @@ SUPERVISED_ONLY = ("-label", "-minCountLabel", "-cutoff", "-dsub", "-qnorm", "-q
 def run_fasttext(argv: list[str]) -> int:
     """`wv-engine fasttext COMMAND ...` for fastText's unsupervised commands."""
     command, rest = argv[0], argv[1:]
-    if command not in ("skipgram", "cbow", "print-word-vectors", "nn", "analogies", "dump"):
+    if command not in FASTTEXT_COMMANDS:
         raise UsageError(f"fastText's {command} is not offered: wv-engine's fastText commands are those of word "
-                         "vectors (skipgram, cbow, print-word-vectors, nn, analogies, dump), not classifiers")
+                         f"vectors ({', '.join(FASTTEXT_COMMANDS)}), not classifiers")
     if command in ("skipgram", "cbow"):
         return _train(command, rest)
     return {"print-word-vectors": _print_word_vectors, "nn": _nn, "analogies": _analogies, "dump": _dump}[command](rest)
