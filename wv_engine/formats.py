@@ -144,12 +144,17 @@ def save_scratch_bytes(rows: int, dim: int, format: str | None = None) -> int:
     return _SCRATCH_PER_VALUE[format or "word2vec-txt"] * block_values
 
 
-def _text_rows(vectors: VectorsLike, words: Words, trailing_space: bool) -> Iterator[bytes]:
+def _text_rows(vectors: VectorsLike, words: Words, trailing_space: bool,
+               significant: int | None = None) -> Iterator[bytes]:
     """Text rows with "%f" (6 decimals, as a float promoted to double prints with C's "%lf"):
-    word2vec.c's "word v1 ... vD \\n" (`trailing_space`) or glove.c's "word v1 ... vD\\n"."""
+    word2vec.c's "word v1 ... vD \\n" (`trailing_space`) or glove.c's "word v1 ... vD\\n";
+    with `significant`, word2vec.c's layout with "%.<significant>g" values."""
     for start, block in _row_blocks(vectors):
         block = np.ascontiguousarray(block, dtype=np.float32)
-        yield _formats.text_rows(words.blob, words.offsets, block, start, trailing_space)  # one compiled loop
+        if significant:
+            yield _formats.text_rows_g(words.blob, words.offsets, block, start, significant)
+        else:
+            yield _formats.text_rows(words.blob, words.offsets, block, start, trailing_space)  # one compiled loop
 
 
 def save_word2vec(vectors: VectorsLike, path: str | os.PathLike, binary: bool = True,
@@ -171,12 +176,8 @@ def save_word2vec(vectors: VectorsLike, path: str | os.PathLike, binary: bool = 
             for start, block in _row_blocks(vectors):
                 raw = np.ascontiguousarray(block, dtype="<f4").view(np.uint8).reshape(len(block), 4 * dim)
                 fh.write(_formats.binary_rows(words.blob, words.offsets, raw, start))  # one compiled loop
-        elif significant:
-            for start, block in _row_blocks(vectors):
-                block = np.ascontiguousarray(block, dtype=np.float32)
-                fh.write(_formats.text_rows_g(words.blob, words.offsets, block, start, significant))
         else:
-            for chunk in _text_rows(vectors, words, trailing_space=True):
+            for chunk in _text_rows(vectors, words, trailing_space=True, significant=significant):
                 fh.write(chunk)
 
 

@@ -264,17 +264,17 @@ class Doc2Vec:
         and to train on."""
         if pickled.looks_pickled(fname):
             engine, tags = gensim_doc2vec(os.fspath(fname))
-            record = dict(comment=None, corpus_count=len(engine.tag_keys))
+            comment = None
         else:
             engine = _core.Doc2Vec.load(fname)
             saved = (engine.saved_extra or {}).get("gensim", {})
             ints = set(saved.get("int_tags", []))
             tags = {key: int(key) if key in ints else key for key in engine.tag_keys}
-            record = dict(comment=saved.get("comment"), corpus_count=len(engine.tag_keys))
+            comment = saved.get("comment")
         model = cls.__new__(cls)
         model.engine, model.callbacks, model._lowest_alpha = engine, (), None
-        model.comment, model._tags = record["comment"], tags
-        model.corpus_count = record["corpus_count"]
+        model.comment, model._tags = comment, tags
+        model.corpus_count = len(engine.tag_keys)
         model.corpus_total_words = engine.vocab.total_tokens
         model._attach()
         return model

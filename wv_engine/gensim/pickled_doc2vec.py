@@ -31,7 +31,8 @@ def _gensim_doc2vec(path: str, record: Record) -> tuple[Any, dict[str, Any]]:
         raise FormatError(path, f"a gensim {record.gensim_class.rsplit('.', 1)[-1]}, not a Doc2Vec")
     words, counts, word_vectors = vectors_of(path, _attr(record, "wv"))
     concat = bool(_attr(record, "dm_concat", default=0)) and not _attr(record, "sg", default=0)
-    if concat and _attr(record, "hs", default=0):
+    hs = bool(_attr(record, "hs", default=0))
+    if concat and hs:
         raise FormatError(path, "a dm_concat Doc2Vec on hierarchical softmax: its tree holds the null word, "
                                 "which ours leaves out; not read")
     if concat:  # our null word is the row after the vocabulary's, outside it
@@ -40,7 +41,6 @@ def _gensim_doc2vec(path: str, record: Record) -> tuple[Any, dict[str, Any]]:
         words, counts = words[:-1], None if counts is None else counts[:-1]
     if counts is None or np.any(np.diff(counts) > 0) or np.any(counts <= 0):
         raise FormatError(path, "the vocabulary's counts are missing or not sorted (sorted_vocab=0)")
-    hs = bool(_attr(record, "hs", default=0))
     setting = lambda name, default=None: _attr(record, name, default=default)  # noqa: E731
     model = Doc2Vec(arch="dbow" if setting("sg", 0) else "dm", loss="hs" if hs else "ns",
                     dim=word_vectors.shape[1], window=setting("window", 5),
