@@ -117,6 +117,7 @@ def test_console_script_entry_point(tmp_path):
     assert r.returncode == 0 and r.stdout.startswith("wv-engine "), r.stderr
 
 
+@pytest.mark.heavy_under_sanitizers  # the demo's training is the training the other tests run
 def test_demo_runs_on_the_shipped_corpus(tmp_path, capsys):
     assert main(["demo", "--out", str(tmp_path), "--quiet"]) == 0
     out = capsys.readouterr().out

@@ -48,7 +48,8 @@ def small(**kw):
     return FastText(**cfg)
 
 
-@pytest.mark.parametrize("loss", ["ns", "hs", "softmax"])
+# full softmax over the vocabulary is the slow one; its kernels' other tests are short
+@pytest.mark.parametrize("loss", ["ns", "hs", pytest.param("softmax", marks=pytest.mark.heavy_under_sanitizers)])
 @pytest.mark.parametrize("arch", ["skipgram", "cbow"])
 def test_unseen_words_land_with_their_family(arch, loss, truth):
     fams, lines = truth.morphology()

@@ -284,6 +284,7 @@ def test_the_regions_setting_reaches_the_epoch_and_defaults_to_16():
     np.testing.assert_array_equal(default.input_vectors, _regions_by_hand(vocab, corpus, default._schedule, [16]))
 
 
+@pytest.mark.heavy_under_sanitizers  # test_the_regions_setting_reaches_the_epoch_and_defaults_to_16 runs regions there
 @pytest.mark.parametrize("loss,default_order,other", [("hs", [16, 17], [16, 16]), ("ns", [16, 16], [16, 17])])
 def test_with_hs_each_epoch_takes_one_region_more_unless_the_count_is_given(loss, default_order, other):
     """By default epoch e reads max(threads, 16) regions, plus e with
