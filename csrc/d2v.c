@@ -1,235 +1,20 @@
 /* Paragraph vectors (d2v.h): a pass over the documents on T threads, each
  * claiming blocks of documents in order, each document cut into pieces of
  * at most max_sentence_length kept words (subsampled as word2vec.c), each
- * piece trained position by position in the mode's way. */
+ * piece trained position by position in the mode's way; in inference each
+ * block goes to d2v_infer.c. */
 #include "d2v.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hotrows.h"
-#include "huffman.h"
-#include "loss_hs.h" /* hs_hot_rows */
-#include "loss_ns.h" /* ns_gradient, ns_draw, ns_hot_rows */
+#include "d2v_worker.h" /* the worker and its one-prediction kernels */
 #include "memory.h"
-#include "rng.h"
-#include "sigmoid.h"
-#include "vecmath.h"
 
-/* Words a thread trains before it publishes its progress and reads the
- * learning rate again (word2vec.c's 10,000). */
-#define PROGRESS_STEP 10000
 /* About this many words a claim: small enough that the last block of a pass
  * is a short wait, large enough that claiming costs nothing. */
 #define BLOCK_WORDS 16384
-
-struct wv_d2v_worker {
-    wv_d2v_model *m;
-    int epoch;
-    int32_t *piece;      /* max_sentence_length: the kept words of a document's piece */
-    int32_t *slots;      /* 2 x window: the word ids of a position's window */
-    float *neu1, *neu1e; /* the output layer's width */
-    int32_t *negatives;  /* negative: the current prediction's */
-    int32_t *next_negatives; /* negative: the next prediction's, drawn ahead so that their rows are fetched
-                              * while this one trains (the loop waits on random rows, not arithmetic) */
-    wv_hot_rows rows;    /* output rows, the most written ones private with several threads (hotrows.h) */
-    int since_sync;      /* predictions since its hot rows were last merged */
-    _Atomic double loss_seen;
-    _Atomic int64_t examples_seen;
-};
-
-/* The factor on word row r's updates: input_lock for the vocabulary's words,
- * 1 for the null word after them. */
-WV_HOT float word_lock(const wv_d2v_model *m, int32_t r) {
-    return r < m->k.vocab_size ? wv_input_lock(&m->k, r) : 1.0f;
-}
-
-WV_HOT float *word_row(const wv_d2v_model *m, int32_t r) { return m->k.input + (size_t)r * m->vec_dim; }
-
-WV_HOT float *tag_row(const wv_d2v_model *m, int32_t t) { return m->doctags + (size_t)t * m->vec_dim; }
-
-/* Negative sampling (word2vec.c's order, a row after another): h predicts
- * target against the negatives; the error for h is added to neu1e, and the
- * output rows move only where the hidden layer learns (not in inference). */
-WV_HOT double predict_ns(const wv_d2v_model *m, const wv_hot_rows *rows, const float *h, int32_t target,
-                         const int32_t *negatives, float *neu1e, float alpha) {
-    const wv_w2v_model *k = &m->k;
-    const int dim = k->cfg.dim;
-    double loss = 0.0;
-    for (int d = -1; d < k->cfg.negative; d++) {
-        int32_t word = d < 0 ? target : negatives[d];
-        if (d >= 0 && word == target) continue; /* word2vec.c skips, no redraw */
-        float *out = wv_out_row(rows, word, dim);
-        float f = wv_dot(h, out, dim);
-        loss -= wv_log_sigmoid(&k->sigmoid, d < 0 ? f : -f);
-        float g = ns_gradient(&k->sigmoid, f, d < 0 ? 1.0f : 0.0f, alpha);
-        wv_axpy(g, out, neu1e, dim);
-        if (m->learn_hidden) wv_axpy(g, h, out, dim);
-    }
-    return loss;
-}
-
-/* Hierarchical softmax: the binary decisions along target's Huffman path. */
-WV_HOT double predict_hs(const wv_d2v_model *m, wv_hot_rows *rows, const float *h, int32_t target, float *neu1e,
-                         float alpha) {
-    const wv_w2v_model *k = &m->k;
-    const int dim = k->cfg.dim;
-    const uint8_t *code = k->codes + (size_t)target * WV_MAX_CODE_LENGTH;
-    const int32_t *point = k->points + (size_t)target * WV_MAX_CODE_LENGTH;
-    double loss = 0.0;
-    for (int d = 0; d < k->code_length[target]; d++) {
-        float *out = wv_out_row(rows, point[d], dim);
-        rows->touches += point[d] == rows->hottest;
-        float f = wv_dot(h, out, dim);
-        loss -= wv_log_sigmoid(&k->sigmoid, code[d] ? -f : f);
-        if (f <= -WV_SIGMOID_MAX || f >= WV_SIGMOID_MAX) continue; /* word2vec.c skips outside the table */
-        float g = (1.0f - code[d] - k->sigmoid.sigmoid[wv_sigmoid_index(f)]) * alpha;
-        wv_axpy(g, out, neu1e, dim);
-        if (m->learn_hidden) wv_axpy(g, h, out, dim);
-    }
-    return loss;
-}
-
-/* One prediction by the worker's loss; merges its hot rows when due. */
-WV_HOT double predict(wv_d2v_worker *w, const float *h, int32_t target, float *neu1e, float alpha) {
-    const wv_d2v_model *m = w->m;
-    double loss = m->k.cfg.loss == WV_LOSS_HS ? predict_hs(m, &w->rows, h, target, neu1e, alpha)
-                                              : predict_ns(m, &w->rows, h, target, w->negatives, neu1e, alpha);
-    if (++w->since_sync >= WV_HOT_SYNC_WORDS || w->rows.touches >= WV_HOT_SYNC_TOUCHES) {
-        wv_hot_rows_sync(&w->rows, m->k.cfg.dim);
-        w->since_sync = 0;
-    }
-    return loss;
-}
-
-/* One input row (a tag's, or a context word's with dbow_words) predicts
- * target; the row moves when `learn` and by `lock`. */
-WV_HOT double row_step(wv_d2v_worker *w, float *in, float lock, int learn, int32_t target, float alpha) {
-    const int dim = w->m->k.cfg.dim;
-    wv_zero(w->neu1e, dim);
-    double loss = predict(w, in, target, w->neu1e, alpha);
-    if (learn) wv_axpy(lock, w->neu1e, in, dim);
-    return loss;
-}
-
-/* PV-DBOW with shared negatives: the tag row h predicts k words at once,
- * against one negative set: the k positives as row_step does them, each
- * negative once with the weight of the positives it stands against (those
- * it is not), and h moves by the sum, once (a step of k predictions taken
- * at the same h). The negatives' rows are read once for k words. */
-WV_HOT double group_step(wv_d2v_worker *w, float *h, const int32_t *targets, int k, int learn, float alpha) {
-    const wv_d2v_model *m = w->m;
-    const wv_w2v_model *km = &m->k;
-    const int dim = km->cfg.dim;
-    float *neu1e = w->neu1e;
-    wv_zero(neu1e, dim);
-    double loss = 0.0;
-    for (int j = 0; j < k; j++) {
-        float *out = wv_out_row(&w->rows, targets[j], dim);
-        float f = wv_dot(h, out, dim);
-        loss -= wv_log_sigmoid(&km->sigmoid, f);
-        float g = ns_gradient(&km->sigmoid, f, 1.0f, alpha);
-        wv_axpy(g, out, neu1e, dim);
-        if (m->learn_hidden) wv_axpy(g, h, out, dim);
-    }
-    /* each of the group's negatives stands for negative / group_negatives of each word's */
-    const float share = (float)km->cfg.negative / (float)m->group_negatives;
-    for (int d = 0; d < m->group_negatives; d++) {
-        const int32_t word = w->negatives[d];
-        int against = k;
-        for (int j = 0; j < k; j++) against -= targets[j] == word; /* word2vec.c skips a negative equal to its target */
-        if (!against) continue;
-        const float weight = share * (float)against;
-        float *out = wv_out_row(&w->rows, word, dim);
-        float f = wv_dot(h, out, dim);
-        loss -= weight * wv_log_sigmoid(&km->sigmoid, -f);
-        float g = ns_gradient(&km->sigmoid, f, 0.0f, alpha) * weight;
-        wv_axpy(g, out, neu1e, dim);
-        if (m->learn_hidden) wv_axpy(g, h, out, dim);
-    }
-    if (learn) wv_axpy(1.0f, neu1e, h, dim);
-    w->since_sync += k;
-    if (w->since_sync >= WV_HOT_SYNC_WORDS) {
-        wv_hot_rows_sync(&w->rows, dim);
-        w->since_sync = 0;
-    }
-    return loss;
-}
-
-/* PV-DM: the mean (or sum) of the context words' rows and the tag rows
- * predicts target; each of those rows receives the error (with the sum,
- * divided by their number, as gensim). */
-WV_HOT double dm_step(wv_d2v_worker *w, const int32_t *tags, int n_tags, const int32_t *ctx, int n_ctx,
-                      int32_t target, float alpha) {
-    const wv_d2v_model *m = w->m;
-    const int dim = m->vec_dim;
-    float *neu1 = w->neu1, *neu1e = w->neu1e;
-    wv_zero(neu1, dim);
-    for (int c = 0; c < n_ctx; c++) wv_axpy(1.0f, word_row(m, ctx[c]), neu1, dim);
-    for (int t = 0; t < n_tags; t++) wv_axpy(1.0f, tag_row(m, tags[t]), neu1, dim);
-    const float inv = 1.0f / (float)(n_ctx + n_tags);
-    if (m->k.cfg.cbow_mean) wv_scale(inv, neu1, dim);
-    wv_zero(neu1e, dim);
-    double loss = predict(w, neu1, target, neu1e, alpha);
-    if (!m->k.cfg.cbow_mean) wv_scale(inv, neu1e, dim);
-    if (m->learn_doctags)
-        for (int t = 0; t < n_tags; t++) wv_axpy(1.0f, neu1e, tag_row(m, tags[t]), dim);
-    if (m->learn_words)
-        for (int c = 0; c < n_ctx; c++) wv_axpy(word_lock(m, ctx[c]), neu1e, word_row(m, ctx[c]), dim);
-    return loss;
-}
-
-/* PV-DM concat: the tag rows, then the window's 2 x window word rows, side
- * by side, predict target; each row receives its own part of the error. */
-WV_HOT double concat_step(wv_d2v_worker *w, const int32_t *tags, int n_tags, const int32_t *slots, int n_slots,
-                          int32_t target, float alpha) {
-    const wv_d2v_model *m = w->m;
-    const int vd = m->vec_dim, dim = m->k.cfg.dim;
-    float *neu1 = w->neu1, *neu1e = w->neu1e;
-    for (int t = 0; t < n_tags; t++) memcpy(neu1 + (size_t)t * vd, tag_row(m, tags[t]), sizeof(float) * (size_t)vd);
-    for (int s = 0; s < n_slots; s++)
-        memcpy(neu1 + (size_t)(n_tags + s) * vd, word_row(m, slots[s]), sizeof(float) * (size_t)vd);
-    wv_zero(neu1e, dim);
-    double loss = predict(w, neu1, target, neu1e, alpha);
-    if (m->learn_doctags)
-        for (int t = 0; t < n_tags; t++) wv_axpy(1.0f, neu1e + (size_t)t * vd, tag_row(m, tags[t]), vd);
-    if (m->learn_words)
-        for (int s = 0; s < n_slots; s++)
-            wv_axpy(word_lock(m, slots[s]), neu1e + (size_t)(n_tags + s) * vd, word_row(m, slots[s]), vd);
-    return loss;
-}
-
-/* The output rows a prediction of `word` reads (its own, or its Huffman
- * path's), asked for ahead of their use. */
-WV_HOT void prefetch_target(const wv_d2v_worker *w, int32_t word) {
-    const wv_w2v_model *k = &w->m->k;
-    if (k->cfg.loss == WV_LOSS_NS) {
-        wv_prefetch_span(wv_out_row(&w->rows, word, k->cfg.dim), (size_t)k->cfg.dim);
-        return;
-    }
-    const int32_t *point = k->points + (size_t)word * WV_MAX_CODE_LENGTH;
-    for (int d = 0; d < k->code_length[word]; d++)
-        wv_prefetch_span(wv_out_row(&w->rows, point[d], k->cfg.dim), (size_t)k->cfg.dim);
-}
-
-/* Negatives drawn a prediction: cfg.negative, or more for the groups of shared negatives. */
-WV_HOT int draws(const wv_d2v_model *m) {
-    return m->shared_negatives && m->group_negatives > m->k.cfg.negative ? m->group_negatives : m->k.cfg.negative;
-}
-
-/* The set drawn ahead becomes the current one, and the next is drawn and its rows fetched. */
-WV_HOT void draw_negatives(wv_d2v_worker *w, wv_rng *rng) {
-    const wv_w2v_model *k = &w->m->k;
-    if (k->cfg.loss != WV_LOSS_NS) return;
-    int32_t *t = w->negatives;
-    w->negatives = w->next_negatives;
-    w->next_negatives = t;
-    const int n = draws(w->m);
-    for (int d = 0; d < n; d++) w->next_negatives[d] = wv_alias_draw(&k->noise, rng);
-    for (int d = 0; d < n; d++)
-        wv_prefetch_span(wv_out_row(&w->rows, w->next_negatives[d], k->cfg.dim), (size_t)k->cfg.dim);
-}
 
 /* Trains the piece w->piece[0..len) of a document tagged tags[0..n_tags). */
 WV_MULTIVERSION
@@ -290,22 +75,13 @@ static void train_piece(wv_d2v_worker *w, wv_rng *rng, int len, const int32_t *t
     }
 }
 
-typedef struct {
-    int64_t unpublished;
-    double loss;
-    int64_t examples;
-    float alpha;
-} tally;
-
-static void fail(wv_d2v_model *m, wv_status status) {
+void wv_d2v_fail(wv_d2v_model *m, wv_status status) {
     int expected = WV_OK;
     atomic_compare_exchange_strong(&m->k.error, &expected, status);
     atomic_store(&m->k.stop, 1);
 }
 
-/* Publishes the progress and the loss so far; in training reads the
- * learning rate again. */
-static void publish(wv_d2v_worker *w, tally *t) {
+void wv_d2v_publish(wv_d2v_worker *w, tally *t) {
     wv_d2v_model *m = w->m;
     atomic_fetch_add_explicit(&m->k.words_done, t->unpublished, memory_order_relaxed);
     atomic_store_explicit(&w->loss_seen, t->loss, memory_order_relaxed);
@@ -334,28 +110,12 @@ static int train_document(wv_d2v_worker *w, wv_rng *rng, int64_t d, const int32_
         }
         if (len) train_piece(w, rng, len, tags, n_tags, m->infer_epochs ? alpha : t->alpha, &t->loss, &t->examples);
         if (!isfinite(t->loss)) {
-            fail(m, WV_ERR_DIVERGED);
+            wv_d2v_fail(m, WV_ERR_DIVERGED);
             return 1;
         }
-        if (t->unpublished >= PROGRESS_STEP) publish(w, t);
+        if (t->unpublished >= PROGRESS_STEP) wv_d2v_publish(w, t);
         if (atomic_load_explicit(&m->k.stop, memory_order_relaxed)) return 1;
     }
-    return 0;
-}
-
-/* Inference of document d: its row drawn from its own seed, then its
- * passes, the rate falling from alpha to min_alpha over them. */
-static int infer_document(wv_d2v_worker *w, int64_t d, tally *t) {
-    wv_d2v_model *m = w->m;
-    const int vd = m->vec_dim, epochs = m->infer_epochs;
-    wv_rng rng;
-    wv_rng_seed(&rng, m->k.cfg.seed, m->doc_seed[d], 0);
-    float *row = m->doctags + (size_t)d * vd;
-    for (int c = 0; c < vd; c++) row[c] = (wv_rng_uniform(&rng) - 0.5f) / (float)vd;
-    const int32_t tag = (int32_t)d;
-    const double step = epochs > 1 ? ((double)m->k.cfg.alpha - m->k.cfg.min_alpha) / (epochs - 1) : 0.0;
-    for (int e = 0; e < epochs; e++)
-        if (train_document(w, &rng, d, &tag, 1, (float)(m->k.cfg.alpha - step * e), t)) return 1;
     return 0;
 }
 
@@ -374,11 +134,8 @@ static void run_worker(void *arg) {
         const int64_t lo = b * m->docs_per_block;
         const int64_t hi = lo + m->docs_per_block < m->n_docs ? lo + m->docs_per_block : m->n_docs;
         int stop = 0;
-        for (int64_t d = lo; d < hi && !stop; d++) {
-            if (m->infer_epochs) {
-                stop = infer_document(w, d, &t);
-                continue;
-            }
+        if (m->infer_epochs) stop = wv_d2v_infer_documents(w, lo, hi, &t);
+        for (int64_t d = lo; d < hi && !stop && !m->infer_epochs; d++) {
             const int64_t t0 = m->tag_start[d];
             const int n_tags = (int)(m->tag_start[d + 1] - t0);
             if (m->mode == WV_D2V_DM_CONCAT && n_tags != m->dm_tag_count) { /* gensim skips it */
@@ -390,11 +147,11 @@ static void run_worker(void *arg) {
         if (stop) break;
     }
     wv_hot_rows_sync(&w->rows, m->k.cfg.dim);
-    publish(w, &t);
+    wv_d2v_publish(w, &t);
 }
 
 typedef struct {
-    size_t piece, slots, layer, negatives;
+    size_t piece, slots, layer, negatives, lanes, outs, dots, inputs; /* lanes: inference's lanes, order and pieces, else 0 */
     wv_hot_span hot;
 } worker_sizes;
 
@@ -409,6 +166,13 @@ static worker_sizes sizes_of(const wv_d2v_model *m, int n_threads) {
         .layer = (size_t)m->k.cfg.dim * sizeof(float),
         .negatives = (size_t)(m->k.cfg.negative > m->group_negatives ? m->k.cfg.negative : m->group_negatives)
                      * sizeof(int32_t),
+        .outs = (size_t)(1 + m->k.cfg.negative) * sizeof(float *),
+        .dots = 2 * (size_t)(1 + m->k.cfg.negative) * sizeof(float),
+        .inputs = (size_t)(2 * (size_t)m->k.cfg.window + 1) * sizeof(float *),
+        .lanes = m->infer_epochs ? WV_D2V_LANES * (sizeof(lane) + (size_t)m->k.cfg.max_sentence_length
+                                                                      * sizeof(int32_t))
+                                       + WV_D2V_SORTED * sizeof(sized_doc)
+                                 : 0,
         .hot = m->k.cfg.loss == WV_LOSS_HS ? hs_hot_rows(&m->k, wanted) : ns_hot_rows(&m->k, wanted),
     };
 }
@@ -418,7 +182,9 @@ size_t wv_d2v_worker_bytes(const wv_d2v_model *m, int n_threads) {
     worker_sizes z = sizes_of(m, n_threads);
     size_t hot = (size_t)(z.hot.hi > z.hot.lo ? z.hot.hi - z.hot.lo : 0) * z.layer;
     size_t one = wv_lines_bytes(z.piece) + wv_lines_bytes(z.slots) + 2 * wv_lines_bytes(z.layer)
-                 + 2 * wv_lines_bytes(z.negatives) + 2 * wv_lines_bytes(hot) + sizeof(wv_d2v_worker);
+                 + 2 * wv_lines_bytes(z.negatives) + 2 * wv_lines_bytes(hot) + sizeof(wv_d2v_worker)
+                 + wv_lines_bytes(z.lanes) + wv_lines_bytes(z.outs) + wv_lines_bytes(z.dots)
+                 + wv_lines_bytes(z.inputs);
     return (size_t)n_threads * one;
 }
 
@@ -427,6 +193,8 @@ static void free_workers(wv_d2v_model *m) {
     for (int t = 0; t < m->n_threads; t++) {
         wv_d2v_worker *w = &m->workers[t];
         free(w->piece); free(w->slots); free(w->neu1); free(w->neu1e); free(w->negatives); free(w->next_negatives);
+        free(w->lanes); /* its pieces and the order live in the same block */
+        free(w->outs); free(w->dots); free(w->inputs);
         wv_hot_rows_free(&w->rows);
     }
     free(m->workers);
@@ -447,7 +215,19 @@ static wv_status init_worker(wv_d2v_model *m, wv_d2v_worker *w, int epoch, int n
     w->neu1e = wv_alloc_lines(z.layer);
     w->negatives = wv_alloc_lines(z.negatives);
     w->next_negatives = wv_alloc_lines(z.negatives);
-    if (!w->piece || !w->slots || !w->neu1 || !w->neu1e || !w->negatives || !w->next_negatives) return WV_ERR_NOMEM;
+    w->outs = wv_alloc_lines(z.outs);
+    w->dots = wv_alloc_lines(z.dots);
+    w->inputs = wv_alloc_lines(z.inputs);
+    if (!w->piece || !w->slots || !w->neu1 || !w->neu1e || !w->negatives || !w->next_negatives || !w->outs
+        || !w->dots || !w->inputs)
+        return WV_ERR_NOMEM;
+    if (z.lanes) { /* one block: the lanes, the order, then each lane's piece */
+        w->lanes = wv_alloc_lines(z.lanes);
+        if (!w->lanes) return WV_ERR_NOMEM;
+        w->order = (sized_doc *)(w->lanes + WV_D2V_LANES);
+        int32_t *pieces = (int32_t *)(w->order + WV_D2V_SORTED);
+        for (int l = 0; l < WV_D2V_LANES; l++) w->lanes[l].piece = pieces + (size_t)l * m->k.cfg.max_sentence_length;
+    }
     return wv_hot_rows_init(&w->rows, m->k.output, m->k.cfg.dim, z.hot);
 }
 

@@ -233,6 +233,55 @@ def test_inference_leaves_the_model_as_it_was():
                                                            model.doc_vectors]))
 
 
+@pytest.mark.parametrize("kwargs", [{"arch": "dbow"}, {"arch": "dm", "window": 1},
+                                    {"arch": "dm", "dm_mean": False, "window": 1},
+                                    {"arch": "dm", "dm_concat": True, "window": 1}])
+def test_inference_takes_the_steps_of_gensims_infer_vector(kwargs):
+    """Against numpy, in float64: one word in the vocabulary, so every
+    negative is the target and skipped (word2vec.c's rule), and a pass over
+    "a a a" is three steps of h predicting the word's output row, the tag's
+    row moved by the error (with dm's sum, a share of it; with concat, its
+    own columns). The starting row: the same document inferred at a rate
+    too small to move it."""
+    model = Doc2Vec(dim=8, epochs=3, min_count=1, sample=0, negative=3, threads=1, seed=3, **kwargs)
+    model.fit([(["a"] * 6, [0]), (["a"] * 4, [1])], progress=False)
+    doc, alpha = ["a", "a", "a"], 0.05
+    start = model.infer_vector(doc, epochs=1, alpha=1e-30, min_alpha=1e-30).astype(np.float64)
+    out = model.output_vectors[0].astype(np.float64)
+    word = model.word_vectors[0].astype(np.float64)
+    null = model.word_vectors[1].astype(np.float64) if kwargs.get("dm_concat") else None
+    tag = start.copy()
+    for i in range(len(doc)):
+        if kwargs["arch"] == "dbow":
+            h, share = tag, 1.0
+        elif kwargs.get("dm_concat"):
+            h, share = np.concatenate([tag, word if i > 0 else null, word if i < len(doc) - 1 else null]), 1.0
+        else:  # a window of 1: both neighbours of the middle word, one of an end's
+            n_ctx = 1 if i in (0, len(doc) - 1) else 2
+            h = (n_ctx * word + tag) / ((n_ctx + 1) if model.dm_mean else 1)
+            share = 1.0 if model.dm_mean else 1.0 / (n_ctx + 1)
+        g = (1.0 - 1.0 / (1.0 + np.exp(-(h @ out)))) * alpha * share
+        tag = tag + g * out[:len(tag)]
+    got = model.infer_vector(doc, epochs=1, alpha=alpha).astype(np.float64)
+    assert np.abs(got - start).max() > 1e-3  # it moved
+    # the sigmoid table's resolution, not the arithmetic, sets the tolerance
+    np.testing.assert_allclose(got - start, tag - start, rtol=0.02, atol=1e-5)
+
+
+def test_inference_takes_lists_of_words_and_names_a_bad_one():
+    docs, _ = _topics(n_docs=200)
+    model = Doc2Vec(arch="dbow", dim=8, epochs=2, min_count=1, threads=1).fit(docs, progress=False)
+    words = [d[0] for d in docs[:5]]
+    assert np.array_equal(model.infer(words), model.infer([tuple(w) for w in words]))
+    assert np.array_equal(model.infer(words), model.infer(iter(w) for w in words))
+    for bad, n in [([["t0w1"], ["t0w2 t0w3"]], 1), ([["t0w1", ""], ["t0w2"]], 0), ([["t0w1\tt0w2"]], 0),
+                   ([[], ["t0w1"], ["", "x"]], 2)]:
+        with pytest.raises(CorpusError, match=f"document {n} has an empty word or a word holding whitespace"):
+            model.infer(bad)
+    with pytest.raises(CorpusError, match="document 1's words are a str"):
+        model.infer([["t0w1"], "t0w2 t0w3"])
+
+
 def test_a_document_of_unknown_words_or_none_keeps_its_starting_vector():
     docs, _ = _topics(n_docs=200)
     model = Doc2Vec(arch="dm", dim=8, epochs=2, min_count=1, threads=1).fit(docs, progress=False)

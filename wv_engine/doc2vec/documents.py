@@ -74,10 +74,19 @@ class Documents:
         else:
             check_corpus(source)  # re-iterable, not a str or a one-shot generator
         self.n_docs = self.tag_bound = 0  # count() sets them
+        self.untagged = False
 
     @classmethod
     def of(cls, source: Any, threads: int = 1) -> "Documents":
         return source if isinstance(source, Documents) else cls(source, threads)
+
+    @classmethod
+    def of_word_lists(cls, lists: list) -> "Documents":
+        """Untagged documents, each a list of words (inference's), tagged by
+        their place; read in runs joined and checked at once."""
+        documents = cls(lists)
+        documents.untagged = True
+        return documents
 
     def _runs(self) -> list[Callable[[], Pieces]]:
         """The documents as runs to read in order, each on a thread of its
@@ -99,6 +108,8 @@ class Documents:
         their line numbers."""
         if self.path is not None:
             yield from _file_pieces(self.path)
+        elif self.untagged:
+            yield from _word_list_pieces(self.source)
         else:
             yield from _iterable_pieces(self.source)
 
@@ -284,6 +295,45 @@ def _iterable_pieces(items: Iterable[Any]) -> Iterator[tuple[bytes, list[list[by
             text, tags, size = [], [], 0
     if text:
         yield b"\n".join(text) + b"\n", tags
+
+
+# Words a run of untagged documents holds before it is encoded.
+RUN_WORDS = CHUNK_BYTES // 8
+# What bytes.split() splits at (and the C tokenizer too).
+WHITESPACE = b" \t\n\r\x0b\x0c"
+
+
+def _word_list_pieces(lists: Iterable[Any]) -> Pieces:
+    """Untagged documents, each a list of words, in runs (text, the number
+    of documents: tagged by their place)."""
+    batch: list[list[str]] = []
+    size = 0
+    for n, words in enumerate(lists):
+        if isinstance(words, (str, bytes)):
+            raise CorpusError(f"document {n}'s words are a {type(words).__name__}, not a list of words: "
+                              "split it first")
+        batch.append(words if isinstance(words, list) else list(words))
+        size += len(batch[-1])
+        if size >= RUN_WORDS:
+            yield _joined_run(batch, n + 1 - len(batch)), len(batch)
+            batch, size = [], 0
+    if batch:
+        yield _joined_run(batch, n + 1 - len(batch)), len(batch)
+
+
+def _joined_run(batch: list[list[str]], first: int) -> bytes:
+    """A run of documents as text, a line each, checked at once: no empty
+    word, and no whitespace but the spaces and newlines that separate the
+    words and the documents (a word holding whitespace would be split)."""
+    text = "\n".join(map(" ".join, batch)).encode("utf-8", "surrogateescape") + b"\n"
+    words = sum(map(len, batch))
+    separators = words - sum(1 for w in batch if w) + len(batch)
+    if len(text) - len(text.translate(None, WHITESPACE)) != separators or any("" in w for w in batch):
+        for n, w in enumerate(batch):  # which one
+            if "" in w or len(" ".join(w).encode("utf-8", "surrogateescape").split()) != len(w):
+                raise CorpusError(f"document {first + n} has an empty word or a word holding whitespace; words "
+                                  "are whitespace-separated in wv_engine")
+    return text
 
 
 def _item(n: int, item: Any) -> tuple[list[str], list[bytes]]:

@@ -262,7 +262,7 @@ class Doc2Vec:
         if not is_file(documents) and not isinstance(documents, Documents):
             if isinstance(documents, (str, bytes)):
                 raise TypeError("infer takes lists of words (or a path): for one document use infer_vector(words)")
-            documents = [(words, ()) for words in documents]
+            documents = Documents.of_word_lists(list(documents))
         encoded = Documents.of(documents, threads).encode(self.vocab)
         out = np.empty((encoded.n_docs, self.dim), dtype=np.float32)
         core = self._make_core(self.word_vectors)

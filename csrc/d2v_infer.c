@@ -1,0 +1,173 @@
+/* Paragraph vectors' inference (d2v.h): fresh tag rows trained on frozen
+ * word and output rows, in lanes: up to WV_D2V_LANES documents of similar
+ * length advance side by side, a prediction each a step, and with NS the step's
+ * negatives are one set for all of them. A document's s-th prediction
+ * always takes the s-th set of one stream drawn from the model's seed
+ * alone, so what it gets depends on nothing beside it; its own stream
+ * (from its words) draws its starting row, subsampling and windows. The
+ * negatives' rows, random rows of the whole output matrix, are then fetched
+ * once for the lane instead of once a document. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "d2v_worker.h"
+
+/* Moves lane l to its next prediction: the next position of its piece, or
+ * a fresh piece (the next pass when the document is read out). Returns 0
+ * when its passes are done. */
+static int lane_next(wv_d2v_worker *w, lane *l, tally *t) {
+    const wv_d2v_model *m = w->m;
+    if (++l->i < l->len) return 1;
+    const int64_t start = m->doc_start[l->d], end = m->doc_start[l->d + 1];
+    const int epochs = m->infer_epochs, max_len = m->k.cfg.max_sentence_length;
+    const double step = epochs > 1 ? ((double)m->k.cfg.alpha - m->k.cfg.min_alpha) / (epochs - 1) : 0.0;
+    for (;;) {
+        if (l->pos >= end) {
+            if (++l->epoch >= epochs || start == end) return 0;
+            l->pos = start;
+            l->alpha = (float)(m->k.cfg.alpha - step * l->epoch);
+        }
+        l->len = 0;
+        while (l->pos < end && l->len < max_len) {
+            const int32_t id = m->words[l->pos++];
+            t->unpublished++;
+            const float keep = m->k.keep_prob[id];
+            if (keep < 1.0f && wv_rng_uniform(&l->rng) >= keep) continue;
+            l->piece[l->len++] = id;
+        }
+        if (l->len) {
+            l->i = 0;
+            return 1;
+        }
+    }
+}
+
+/* Inference's NS prediction: h predicts target against the step's
+ * negatives, and `row` (the tag's row, the first `width` columns of h's
+ * layer) moves by `scale` x the error. The output rows are frozen and h does
+ * not move within a prediction, so all 1 + K products are taken first, in
+ * one pass over h, and the row moves by their combination in one more: the
+ * products and the sum of predict_ns and its axpys, in fewer instructions. */
+WV_HOT double infer_ns(wv_d2v_worker *w, const float *h, int32_t target, float *row, int width, float scale,
+                       float alpha) {
+    const wv_w2v_model *k = &w->m->k;
+    const float **outs = w->outs;
+    float *dots = w->dots, *g = w->dots + 1 + k->cfg.negative;
+    int n = 0;
+    outs[n++] = wv_out_row(&w->rows, target, k->cfg.dim);
+    for (int d = 0; d < k->cfg.negative; d++)
+        if (w->negatives[d] != target) outs[n++] = wv_out_row(&w->rows, w->negatives[d], k->cfg.dim); /* word2vec.c skips */
+    wv_dots(h, outs, n, k->cfg.dim, dots);
+    double loss = 0.0;
+    for (int j = 0; j < n; j++) {
+        loss -= wv_log_sigmoid(&k->sigmoid, j == 0 ? dots[j] : -dots[j]);
+        g[j] = ns_gradient(&k->sigmoid, dots[j], j == 0 ? 1.0f : 0.0f, alpha) * scale;
+    }
+    wv_add_combination(row, outs, g, 1, n, width);
+    return loss;
+}
+
+/* Lane l's prediction at its position (the step's negatives in w->negatives). */
+WV_HOT double lane_step(wv_d2v_worker *w, lane *l) {
+    wv_d2v_model *m = w->m;
+    const int window = m->k.cfg.window, i = l->i, len = l->len, vd = m->vec_dim;
+    const int ns = m->k.cfg.loss == WV_LOSS_NS;
+    const int32_t *p = l->piece, tag = (int32_t)l->d;
+    float *row = tag_row(m, tag);
+    if (m->mode == WV_D2V_DBOW)
+        return ns ? infer_ns(w, row, p[i], row, vd, 1.0f, l->alpha) : row_step(w, row, 1.0f, 1, p[i], l->alpha);
+    if (m->mode == WV_D2V_DM) {
+        int radius = window;
+        if (m->k.cfg.shrink_windows) radius = window - (int)wv_rng_below(&l->rng, (uint32_t)window);
+        const int lo = i - radius < 0 ? 0 : i - radius, hi = i + radius >= len ? len - 1 : i + radius;
+        int n_ctx = 0;
+        for (int c = lo; c <= hi; c++)
+            if (c != i) w->slots[n_ctx++] = p[c];
+        if (!ns) return dm_step(w, &tag, 1, w->slots, n_ctx, p[i], l->alpha);
+        /* the mean (or sum) of the window's rows and the tag's, in one pass */
+        const float **in = w->inputs;
+        for (int c = 0; c < n_ctx; c++) in[c] = word_row(m, w->slots[c]);
+        in[n_ctx] = row;
+        static const float one = 1.0f;
+        wv_zero(w->neu1, vd);
+        wv_add_combination(w->neu1, in, &one, 0, n_ctx + 1, vd);
+        const float inv = 1.0f / (float)(n_ctx + 1);
+        if (m->k.cfg.cbow_mean) wv_scale(inv, w->neu1, vd);
+        return infer_ns(w, w->neu1, p[i], row, vd, m->k.cfg.cbow_mean ? 1.0f : inv, l->alpha);
+    }
+    int s = 0;
+    for (int c = i - window; c <= i + window; c++)
+        if (c != i) w->slots[s++] = c < 0 || c >= len ? m->null_word : p[c];
+    if (!ns) return concat_step(w, &tag, 1, w->slots, s, p[i], l->alpha);
+    float *neu1 = w->neu1;
+    memcpy(neu1, row, sizeof(float) * (size_t)vd);
+    for (int c = 0; c < s; c++) memcpy(neu1 + (size_t)(1 + c) * vd, word_row(m, w->slots[c]), sizeof(float) * (size_t)vd);
+    return infer_ns(w, neu1, p[i], row, vd, 1.0f, l->alpha); /* the tag's part of the error: its first vd columns */
+}
+
+
+static int by_length(const void *a, const void *b) {
+    const sized_doc *x = a, *y = b;
+    if (x->words != y->words) return x->words < y->words ? -1 : 1;
+    return x->d < y->d ? -1 : x->d > y->d;
+}
+
+WV_MULTIVERSION
+int wv_d2v_infer_documents(wv_d2v_worker *w, int64_t lo, int64_t hi, tally *t) {
+    wv_d2v_model *m = w->m;
+    const int vd = m->vec_dim;
+    const int ns = m->k.cfg.loss == WV_LOSS_NS;
+    sized_doc *order = w->order;
+    for (int64_t from = lo; from < hi; from += WV_D2V_SORTED) {
+        const int n = (int)(hi - from < WV_D2V_SORTED ? hi - from : WV_D2V_SORTED);
+        for (int j = 0; j < n; j++)
+            order[j] = (sized_doc){m->doc_start[from + j + 1] - m->doc_start[from + j], from + j};
+        qsort(order, (size_t)n, sizeof *order, by_length);
+        for (int g = 0; g < n; g += WV_D2V_LANES) {
+            lane *lanes = w->lanes;
+            int active = 0;
+            for (int j = g; j < n && j < g + WV_D2V_LANES; j++) {
+                lane *l = &lanes[active];
+                l->d = order[j].d;
+                wv_rng_seed(&l->rng, m->k.cfg.seed, m->doc_seed[l->d], 0);
+                float *row = tag_row(m, (int32_t)l->d);
+                for (int c = 0; c < vd; c++) row[c] = (wv_rng_uniform(&l->rng) - 0.5f) / (float)vd;
+                l->epoch = 0;
+                l->alpha = m->k.cfg.alpha;
+                l->pos = m->doc_start[l->d];
+                l->len = l->i = 0;
+                if (lane_next(w, l, t)) active++;
+            }
+            wv_rng stream;
+            wv_rng_seed(&stream, m->k.cfg.seed, 0, 1);
+            if (ns)
+                for (int d = 0; d < m->k.cfg.negative; d++) w->next_negatives[d] = wv_alias_draw(&m->k.noise, &stream);
+            while (active) {
+                if (ns) draw_negatives(w, &stream);
+                for (int k = 0; k < active;) {
+                    lane *l = &lanes[k];
+                    t->loss += lane_step(w, l);
+                    t->examples++;
+                    if (lane_next(w, l, t)) {
+                        prefetch_target(w, l->piece[l->i]);
+                        k++;
+                        continue;
+                    }
+                    /* done: the last active lane takes its place (the order of lanes is not in any result) */
+                    lane done = *l;
+                    *l = lanes[--active];
+                    lanes[active] = done;
+                }
+                if (!isfinite(t->loss)) {
+                    wv_d2v_fail(m, WV_ERR_DIVERGED);
+                    return 1;
+                }
+                if (t->unpublished >= PROGRESS_STEP) {
+                    wv_d2v_publish(w, t);
+                    if (atomic_load_explicit(&m->k.stop, memory_order_relaxed)) return 1;
+                }
+            }
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,276 @@
+/* Paragraph vectors' worker, private to d2v.c (training) and d2v_infer.c
+ * (inference): a thread's buffers, and the one-prediction kernels both run,
+ * forced inline so that each multiversioned loop compiles them for its
+ * target (vecmath.h). */
+#ifndef WV_D2V_WORKER_H
+#define WV_D2V_WORKER_H
+
+#include <string.h>
+
+#include "d2v.h"
+#include "hotrows.h"
+#include "huffman.h"
+#include "loss_hs.h" /* hs_hot_rows */
+#include "loss_ns.h" /* ns_gradient, ns_draw, ns_hot_rows */
+#include "rng.h"
+#include "sigmoid.h"
+#include "vecmath.h"
+
+/* Words a thread trains before it publishes its progress and reads the
+ * learning rate again (word2vec.c's 10,000). */
+#define PROGRESS_STEP 10000
+/* Inference: documents a lane group (one negative set serves them all), and
+ * documents sorted by length at a time before they are grouped (so that a
+ * group's documents end together and its negatives keep serving several). */
+#define WV_D2V_LANES 8
+#define WV_D2V_SORTED 256
+
+typedef struct lane lane;
+typedef struct sized_doc sized_doc;
+
+/* A document on its lane in inference (d2v_infer.c). */
+struct lane {
+    int64_t d;       /* the document */
+    wv_rng rng;      /* its own stream */
+    int epoch;
+    float alpha;     /* its pass's rate */
+    int64_t pos;     /* its next word to read */
+    int len, i;      /* its piece (kept words) and the position in it */
+    int32_t *piece;
+};
+
+/* A document and its length, to sort by. */
+struct sized_doc {
+    int64_t words, d;
+};
+
+struct wv_d2v_worker {
+    wv_d2v_model *m;
+    int epoch;
+    int32_t *piece;      /* max_sentence_length: the kept words of a document's piece */
+    int32_t *slots;      /* 2 x window: the word ids of a position's window */
+    float *neu1, *neu1e; /* the output layer's width */
+    int32_t *negatives;  /* negative: the current prediction's */
+    int32_t *next_negatives; /* negative: the next prediction's, drawn ahead so that their rows are fetched
+                              * while this one trains (the loop waits on random rows, not arithmetic) */
+    wv_hot_rows rows;    /* output rows, the most written ones private with several threads (hotrows.h) */
+    lane *lanes;         /* inference: WV_D2V_LANES documents side by side, each with its piece */
+    sized_doc *order;    /* inference: WV_D2V_SORTED documents by length */
+    const float **outs;  /* 1 + negative: a prediction's output rows (infer_ns) */
+    float *dots;         /* 2 x (1 + negative): their products, then their gradients */
+    const float **inputs; /* 2 x window + 1: the rows PV-DM's input layer sums (inference) */
+    int since_sync;      /* predictions since its hot rows were last merged */
+    _Atomic double loss_seen;
+    _Atomic int64_t examples_seen;
+};
+
+/* The factor on word row r's updates: input_lock for the vocabulary's words,
+ * 1 for the null word after them. */
+WV_HOT float word_lock(const wv_d2v_model *m, int32_t r) {
+    return r < m->k.vocab_size ? wv_input_lock(&m->k, r) : 1.0f;
+}
+
+WV_HOT float *word_row(const wv_d2v_model *m, int32_t r) { return m->k.input + (size_t)r * m->vec_dim; }
+
+WV_HOT float *tag_row(const wv_d2v_model *m, int32_t t) { return m->doctags + (size_t)t * m->vec_dim; }
+
+/* Negative sampling (word2vec.c's order, a row after another): h predicts
+ * target against the negatives; the error for h is added to neu1e, and the
+ * output rows move only where the hidden layer learns (not in inference). */
+WV_HOT double predict_ns(const wv_d2v_model *m, const wv_hot_rows *rows, const float *h, int32_t target,
+                         const int32_t *negatives, float *neu1e, float alpha) {
+    const wv_w2v_model *k = &m->k;
+    const int dim = k->cfg.dim;
+    double loss = 0.0;
+    for (int d = -1; d < k->cfg.negative; d++) {
+        int32_t word = d < 0 ? target : negatives[d];
+        if (d >= 0 && word == target) continue; /* word2vec.c skips, no redraw */
+        float *out = wv_out_row(rows, word, dim);
+        float f = wv_dot(h, out, dim);
+        loss -= wv_log_sigmoid(&k->sigmoid, d < 0 ? f : -f);
+        float g = ns_gradient(&k->sigmoid, f, d < 0 ? 1.0f : 0.0f, alpha);
+        wv_axpy(g, out, neu1e, dim);
+        if (m->learn_hidden) wv_axpy(g, h, out, dim);
+    }
+    return loss;
+}
+
+/* Hierarchical softmax: the binary decisions along target's Huffman path. */
+WV_HOT double predict_hs(const wv_d2v_model *m, wv_hot_rows *rows, const float *h, int32_t target, float *neu1e,
+                         float alpha) {
+    const wv_w2v_model *k = &m->k;
+    const int dim = k->cfg.dim;
+    const uint8_t *code = k->codes + (size_t)target * WV_MAX_CODE_LENGTH;
+    const int32_t *point = k->points + (size_t)target * WV_MAX_CODE_LENGTH;
+    double loss = 0.0;
+    for (int d = 0; d < k->code_length[target]; d++) {
+        float *out = wv_out_row(rows, point[d], dim);
+        rows->touches += point[d] == rows->hottest;
+        float f = wv_dot(h, out, dim);
+        loss -= wv_log_sigmoid(&k->sigmoid, code[d] ? -f : f);
+        if (f <= -WV_SIGMOID_MAX || f >= WV_SIGMOID_MAX) continue; /* word2vec.c skips outside the table */
+        float g = (1.0f - code[d] - k->sigmoid.sigmoid[wv_sigmoid_index(f)]) * alpha;
+        wv_axpy(g, out, neu1e, dim);
+        if (m->learn_hidden) wv_axpy(g, h, out, dim);
+    }
+    return loss;
+}
+
+/* One prediction by the worker's loss; merges its hot rows when due. */
+WV_HOT double predict(wv_d2v_worker *w, const float *h, int32_t target, float *neu1e, float alpha) {
+    const wv_d2v_model *m = w->m;
+    double loss = m->k.cfg.loss == WV_LOSS_HS ? predict_hs(m, &w->rows, h, target, neu1e, alpha)
+                                              : predict_ns(m, &w->rows, h, target, w->negatives, neu1e, alpha);
+    if (++w->since_sync >= WV_HOT_SYNC_WORDS || w->rows.touches >= WV_HOT_SYNC_TOUCHES) {
+        wv_hot_rows_sync(&w->rows, m->k.cfg.dim);
+        w->since_sync = 0;
+    }
+    return loss;
+}
+
+/* One input row (a tag's, or a context word's with dbow_words) predicts
+ * target; the row moves when `learn` and by `lock`. */
+WV_HOT double row_step(wv_d2v_worker *w, float *in, float lock, int learn, int32_t target, float alpha) {
+    const int dim = w->m->k.cfg.dim;
+    wv_zero(w->neu1e, dim);
+    double loss = predict(w, in, target, w->neu1e, alpha);
+    if (learn) wv_axpy(lock, w->neu1e, in, dim);
+    return loss;
+}
+
+/* PV-DBOW with shared negatives: the tag row h predicts k words at once,
+ * against one negative set: the k positives as row_step does them, each
+ * negative once with the weight of the positives it stands against (those
+ * it is not), and h moves by the sum, once (a step of k predictions taken
+ * at the same h). The negatives' rows are read once for k words. */
+WV_HOT double group_step(wv_d2v_worker *w, float *h, const int32_t *targets, int k, int learn, float alpha) {
+    const wv_d2v_model *m = w->m;
+    const wv_w2v_model *km = &m->k;
+    const int dim = km->cfg.dim;
+    float *neu1e = w->neu1e;
+    wv_zero(neu1e, dim);
+    double loss = 0.0;
+    for (int j = 0; j < k; j++) {
+        float *out = wv_out_row(&w->rows, targets[j], dim);
+        float f = wv_dot(h, out, dim);
+        loss -= wv_log_sigmoid(&km->sigmoid, f);
+        float g = ns_gradient(&km->sigmoid, f, 1.0f, alpha);
+        wv_axpy(g, out, neu1e, dim);
+        if (m->learn_hidden) wv_axpy(g, h, out, dim);
+    }
+    /* each of the group's negatives stands for negative / group_negatives of each word's */
+    const float share = (float)km->cfg.negative / (float)m->group_negatives;
+    for (int d = 0; d < m->group_negatives; d++) {
+        const int32_t word = w->negatives[d];
+        int against = k;
+        for (int j = 0; j < k; j++) against -= targets[j] == word; /* word2vec.c skips a negative equal to its target */
+        if (!against) continue;
+        const float weight = share * (float)against;
+        float *out = wv_out_row(&w->rows, word, dim);
+        float f = wv_dot(h, out, dim);
+        loss -= weight * wv_log_sigmoid(&km->sigmoid, -f);
+        float g = ns_gradient(&km->sigmoid, f, 0.0f, alpha) * weight;
+        wv_axpy(g, out, neu1e, dim);
+        if (m->learn_hidden) wv_axpy(g, h, out, dim);
+    }
+    if (learn) wv_axpy(1.0f, neu1e, h, dim);
+    w->since_sync += k;
+    if (w->since_sync >= WV_HOT_SYNC_WORDS) {
+        wv_hot_rows_sync(&w->rows, dim);
+        w->since_sync = 0;
+    }
+    return loss;
+}
+
+/* PV-DM: the mean (or sum) of the context words' rows and the tag rows
+ * predicts target; each of those rows receives the error (with the sum,
+ * divided by their number, as gensim). */
+WV_HOT double dm_step(wv_d2v_worker *w, const int32_t *tags, int n_tags, const int32_t *ctx, int n_ctx,
+                      int32_t target, float alpha) {
+    const wv_d2v_model *m = w->m;
+    const int dim = m->vec_dim;
+    float *neu1 = w->neu1, *neu1e = w->neu1e;
+    wv_zero(neu1, dim);
+    for (int c = 0; c < n_ctx; c++) wv_axpy(1.0f, word_row(m, ctx[c]), neu1, dim);
+    for (int t = 0; t < n_tags; t++) wv_axpy(1.0f, tag_row(m, tags[t]), neu1, dim);
+    const float inv = 1.0f / (float)(n_ctx + n_tags);
+    if (m->k.cfg.cbow_mean) wv_scale(inv, neu1, dim);
+    wv_zero(neu1e, dim);
+    double loss = predict(w, neu1, target, neu1e, alpha);
+    if (!m->k.cfg.cbow_mean) wv_scale(inv, neu1e, dim);
+    if (m->learn_doctags)
+        for (int t = 0; t < n_tags; t++) wv_axpy(1.0f, neu1e, tag_row(m, tags[t]), dim);
+    if (m->learn_words)
+        for (int c = 0; c < n_ctx; c++) wv_axpy(word_lock(m, ctx[c]), neu1e, word_row(m, ctx[c]), dim);
+    return loss;
+}
+
+/* PV-DM concat: the tag rows, then the window's 2 x window word rows, side
+ * by side, predict target; each row receives its own part of the error. */
+WV_HOT double concat_step(wv_d2v_worker *w, const int32_t *tags, int n_tags, const int32_t *slots, int n_slots,
+                          int32_t target, float alpha) {
+    const wv_d2v_model *m = w->m;
+    const int vd = m->vec_dim, dim = m->k.cfg.dim;
+    float *neu1 = w->neu1, *neu1e = w->neu1e;
+    for (int t = 0; t < n_tags; t++) memcpy(neu1 + (size_t)t * vd, tag_row(m, tags[t]), sizeof(float) * (size_t)vd);
+    for (int s = 0; s < n_slots; s++)
+        memcpy(neu1 + (size_t)(n_tags + s) * vd, word_row(m, slots[s]), sizeof(float) * (size_t)vd);
+    wv_zero(neu1e, dim);
+    double loss = predict(w, neu1, target, neu1e, alpha);
+    if (m->learn_doctags)
+        for (int t = 0; t < n_tags; t++) wv_axpy(1.0f, neu1e + (size_t)t * vd, tag_row(m, tags[t]), vd);
+    if (m->learn_words)
+        for (int s = 0; s < n_slots; s++)
+            wv_axpy(word_lock(m, slots[s]), neu1e + (size_t)(n_tags + s) * vd, word_row(m, slots[s]), vd);
+    return loss;
+}
+
+/* The output rows a prediction of `word` reads (its own, or its Huffman
+ * path's), asked for ahead of their use. */
+WV_HOT void prefetch_target(const wv_d2v_worker *w, int32_t word) {
+    const wv_w2v_model *k = &w->m->k;
+    if (k->cfg.loss == WV_LOSS_NS) {
+        wv_prefetch_span(wv_out_row(&w->rows, word, k->cfg.dim), (size_t)k->cfg.dim);
+        return;
+    }
+    const int32_t *point = k->points + (size_t)word * WV_MAX_CODE_LENGTH;
+    for (int d = 0; d < k->code_length[word]; d++)
+        wv_prefetch_span(wv_out_row(&w->rows, point[d], k->cfg.dim), (size_t)k->cfg.dim);
+}
+
+/* Negatives drawn a prediction: cfg.negative, or more for the groups of shared negatives. */
+WV_HOT int draws(const wv_d2v_model *m) {
+    return m->shared_negatives && !m->infer_epochs && m->group_negatives > m->k.cfg.negative ? m->group_negatives : m->k.cfg.negative;
+}
+
+/* The set drawn ahead becomes the current one, and the next is drawn and its rows fetched. */
+WV_HOT void draw_negatives(wv_d2v_worker *w, wv_rng *rng) {
+    const wv_w2v_model *k = &w->m->k;
+    if (k->cfg.loss != WV_LOSS_NS) return;
+    int32_t *t = w->negatives;
+    w->negatives = w->next_negatives;
+    w->next_negatives = t;
+    const int n = draws(w->m);
+    for (int d = 0; d < n; d++) w->next_negatives[d] = wv_alias_draw(&k->noise, rng);
+    for (int d = 0; d < n; d++)
+        wv_prefetch_span(wv_out_row(&w->rows, w->next_negatives[d], k->cfg.dim), (size_t)k->cfg.dim);
+}
+
+/* A thread's running counts, published every PROGRESS_STEP words. */
+typedef struct {
+    int64_t unpublished;
+    double loss;
+    int64_t examples;
+    float alpha;
+} tally;
+
+/* Stops the run with this error (the first one reported wins). */
+void wv_d2v_fail(wv_d2v_model *m, wv_status status);
+/* Publishes the progress and the loss so far; in training reads the
+ * learning rate again. */
+void wv_d2v_publish(wv_d2v_worker *w, tally *t);
+/* Infers documents [lo, hi) (d2v_infer.c): in order of length,
+ * WV_D2V_LANES at a time. Returns 0, or 1 when the run must stop. */
+int wv_d2v_infer_documents(wv_d2v_worker *w, int64_t lo, int64_t hi, tally *t);
+
+#endif
