@@ -151,7 +151,7 @@ static void run_worker(void *arg) {
 }
 
 typedef struct {
-    size_t piece, slots, layer, negatives, lanes, outs, dots, inputs; /* lanes: inference's lanes, order and pieces, else 0 */
+    size_t piece, slots, layer, negatives, lanes, outs, dots, inputs, locks; /* lanes: inference's lanes, order and pieces, else 0 */
     wv_hot_span hot;
 } worker_sizes;
 
@@ -169,6 +169,7 @@ static worker_sizes sizes_of(const wv_d2v_model *m, int n_threads) {
         .outs = (size_t)(1 + m->k.cfg.negative) * sizeof(float *),
         .dots = 2 * (size_t)(1 + m->k.cfg.negative) * sizeof(float),
         .inputs = (size_t)(2 * (size_t)m->k.cfg.window + 1) * sizeof(float *),
+        .locks = (size_t)(2 * (size_t)m->k.cfg.window + 1) * sizeof(float),
         .lanes = m->infer_epochs ? WV_D2V_LANES * (sizeof(lane) + (size_t)m->k.cfg.max_sentence_length
                                                                       * sizeof(int32_t))
                                        + WV_D2V_SORTED * sizeof(sized_doc)
@@ -184,7 +185,7 @@ size_t wv_d2v_worker_bytes(const wv_d2v_model *m, int n_threads) {
     size_t one = wv_lines_bytes(z.piece) + wv_lines_bytes(z.slots) + 2 * wv_lines_bytes(z.layer)
                  + 2 * wv_lines_bytes(z.negatives) + 2 * wv_lines_bytes(hot) + sizeof(wv_d2v_worker)
                  + wv_lines_bytes(z.lanes) + wv_lines_bytes(z.outs) + wv_lines_bytes(z.dots)
-                 + wv_lines_bytes(z.inputs);
+                 + wv_lines_bytes(z.inputs) + wv_lines_bytes(z.locks);
     return (size_t)n_threads * one;
 }
 
@@ -194,7 +195,7 @@ static void free_workers(wv_d2v_model *m) {
         wv_d2v_worker *w = &m->workers[t];
         free(w->piece); free(w->slots); free(w->neu1); free(w->neu1e); free(w->negatives); free(w->next_negatives);
         free(w->lanes); /* its pieces and the order live in the same block */
-        free(w->outs); free(w->dots); free(w->inputs);
+        free(w->outs); free(w->dots); free(w->inputs); free(w->locks);
         wv_hot_rows_free(&w->rows);
     }
     free(m->workers);
@@ -218,8 +219,9 @@ static wv_status init_worker(wv_d2v_model *m, wv_d2v_worker *w, int epoch, int n
     w->outs = wv_alloc_lines(z.outs);
     w->dots = wv_alloc_lines(z.dots);
     w->inputs = wv_alloc_lines(z.inputs);
+    w->locks = wv_alloc_lines(z.locks);
     if (!w->piece || !w->slots || !w->neu1 || !w->neu1e || !w->negatives || !w->next_negatives || !w->outs
-        || !w->dots || !w->inputs)
+        || !w->dots || !w->inputs || !w->locks)
         return WV_ERR_NOMEM;
     if (z.lanes) { /* one block: the lanes, the order, then each lane's piece */
         w->lanes = wv_alloc_lines(z.lanes);
@@ -302,22 +304,27 @@ wv_status wv_d2v_join(wv_d2v_model *m, double *loss_sum, int64_t *examples) {
 }
 
 /* A worker for one step outside training (the test entry points): the
- * caller's negatives and scratch (2 x the layer's width), every output row
+ * caller's negatives and scratch (d2v.h says its size), every output row
  * shared. */
-static wv_d2v_worker step_worker(wv_d2v_model *m, const int32_t *negatives, float *scratch) {
+static wv_d2v_worker step_worker(wv_d2v_model *m, const int32_t *negatives, float *scratch, int n_ctx) {
     wv_d2v_worker w;
     memset(&w, 0, sizeof w);
+    const size_t k1 = 1 + (size_t)m->k.cfg.negative;
     w.m = m;
     w.negatives = (int32_t *)negatives; /* only read */
-    w.neu1 = scratch;
-    w.neu1e = scratch + m->k.cfg.dim;
+    w.outs = (const float **)(void *)scratch; /* 2 (1 + K) floats hold 1 + K pointers */
+    w.dots = scratch + 2 * k1;
+    w.neu1 = w.dots + 2 * k1;
+    w.neu1e = w.neu1 + m->k.cfg.dim;
+    w.inputs = (const float **)(void *)(w.neu1e + m->k.cfg.dim); /* 2 n_ctx floats, then n_ctx */
+    w.locks = w.neu1e + m->k.cfg.dim + 2 * (size_t)n_ctx;
     w.rows = wv_hot_rows_none(m->k.output);
     return w;
 }
 
 double wv_d2v_step(wv_d2v_model *m, const int32_t *tags, int n_tags, const int32_t *ctx, int n_ctx,
                    int32_t target, const int32_t *negatives, float alpha, float *scratch) {
-    wv_d2v_worker w = step_worker(m, negatives, scratch);
+    wv_d2v_worker w = step_worker(m, negatives, scratch, n_ctx);
     if (m->mode == WV_D2V_DBOW) {
         double loss = 0.0;
         for (int t = 0; t < n_tags; t++) loss += row_step(&w, tag_row(m, tags[t]), 1.0f, m->learn_doctags, target, alpha);
@@ -329,6 +336,6 @@ double wv_d2v_step(wv_d2v_model *m, const int32_t *tags, int n_tags, const int32
 
 double wv_d2v_group_step(wv_d2v_model *m, int32_t tag, const int32_t *targets, int k, const int32_t *negatives,
                          float alpha, float *scratch) {
-    wv_d2v_worker w = step_worker(m, negatives, scratch);
+    wv_d2v_worker w = step_worker(m, negatives, scratch, 0);
     return group_step(&w, tag_row(m, tag), targets, k, m->learn_doctags, alpha);
 }

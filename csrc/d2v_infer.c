@@ -42,28 +42,14 @@ static int lane_next(wv_d2v_worker *w, lane *l, tally *t) {
     }
 }
 
-/* Inference's NS prediction: h predicts target against the step's
- * negatives, and `row` (the tag's row, the first `width` columns of h's
- * layer) moves by `scale` x the error. The output rows are frozen and h does
- * not move within a prediction, so all 1 + K products are taken first, in
- * one pass over h, and the row moves by their combination in one more: the
- * products and the sum of predict_ns and its axpys, in fewer instructions. */
+/* Inference's NS prediction: h predicts target, and `row` (the tag's row,
+ * the first `width` columns of h's layer) moves by `scale` x the error,
+ * straight from the products (no error buffer: nothing else learns). */
 WV_HOT double infer_ns(wv_d2v_worker *w, const float *h, int32_t target, float *row, int width, float scale,
                        float alpha) {
-    const wv_w2v_model *k = &w->m->k;
-    const float **outs = w->outs;
-    float *dots = w->dots, *g = w->dots + 1 + k->cfg.negative;
-    int n = 0;
-    outs[n++] = wv_out_row(&w->rows, target, k->cfg.dim);
-    for (int d = 0; d < k->cfg.negative; d++)
-        if (w->negatives[d] != target) outs[n++] = wv_out_row(&w->rows, w->negatives[d], k->cfg.dim); /* word2vec.c skips */
-    wv_dots(h, outs, n, k->cfg.dim, dots);
-    double loss = 0.0;
-    for (int j = 0; j < n; j++) {
-        loss -= wv_log_sigmoid(&k->sigmoid, j == 0 ? dots[j] : -dots[j]);
-        g[j] = ns_gradient(&k->sigmoid, dots[j], j == 0 ? 1.0f : 0.0f, alpha) * scale;
-    }
-    wv_add_combination(row, outs, g, 1, n, width);
+    int n;
+    double loss = ns_products(w, h, target, alpha, scale, &n);
+    wv_add_combination(row, w->outs, w->dots + 1 + w->m->k.cfg.negative, 1, n, width);
     return loss;
 }
 

@@ -56,9 +56,10 @@ struct wv_d2v_worker {
     wv_hot_rows rows;    /* output rows, the most written ones private with several threads (hotrows.h) */
     lane *lanes;         /* inference: WV_D2V_LANES documents side by side, each with its piece */
     sized_doc *order;    /* inference: WV_D2V_SORTED documents by length */
-    const float **outs;  /* 1 + negative: a prediction's output rows (infer_ns) */
+    const float **outs;  /* 1 + negative: a prediction's output rows (ns_products) */
     float *dots;         /* 2 x (1 + negative): their products, then their gradients */
-    const float **inputs; /* 2 x window + 1: the rows PV-DM's input layer sums (inference) */
+    const float **inputs; /* 2 x window + 1: the window's rows PV-DM's input layer sums */
+    float *locks;        /* 2 x window + 1: their factors on the error (input_lock) */
     int since_sync;      /* predictions since its hot rows were last merged */
     _Atomic double loss_seen;
     _Atomic int64_t examples_seen;
@@ -74,24 +75,41 @@ WV_HOT float *word_row(const wv_d2v_model *m, int32_t r) { return m->k.input + (
 
 WV_HOT float *tag_row(const wv_d2v_model *m, int32_t t) { return m->doctags + (size_t)t * m->vec_dim; }
 
-/* Negative sampling (word2vec.c's order, a row after another): h predicts
- * target against the negatives; the error for h is added to neu1e, and the
- * output rows move only where the hidden layer learns (not in inference). */
-WV_HOT double predict_ns(const wv_d2v_model *m, const wv_hot_rows *rows, const float *h, int32_t target,
-                         const int32_t *negatives, float *neu1e, float alpha) {
-    const wv_w2v_model *k = &m->k;
-    const int dim = k->cfg.dim;
+/* Negative sampling's products: h against target's output row and the
+ * negatives' (one equal to target skipped, as word2vec.c), all taken first
+ * in one pass over h: w->outs[0..n) the rows, w->dots the products, and
+ * the gradients (times `scale`) after them, at w->dots + 1 + negative.
+ * Returns the loss; *n the rows. */
+WV_HOT double ns_products(wv_d2v_worker *w, const float *h, int32_t target, float alpha, float scale, int *n) {
+    const wv_w2v_model *k = &w->m->k;
+    const float **outs = w->outs;
+    float *dots = w->dots, *g = w->dots + 1 + k->cfg.negative;
+    int rows = 0;
+    outs[rows++] = wv_out_row(&w->rows, target, k->cfg.dim);
+    for (int d = 0; d < k->cfg.negative; d++)
+        if (w->negatives[d] != target) outs[rows++] = wv_out_row(&w->rows, w->negatives[d], k->cfg.dim);
+    wv_dots(h, outs, rows, k->cfg.dim, dots);
     double loss = 0.0;
-    for (int d = -1; d < k->cfg.negative; d++) {
-        int32_t word = d < 0 ? target : negatives[d];
-        if (d >= 0 && word == target) continue; /* word2vec.c skips, no redraw */
-        float *out = wv_out_row(rows, word, dim);
-        float f = wv_dot(h, out, dim);
-        loss -= wv_log_sigmoid(&k->sigmoid, d < 0 ? f : -f);
-        float g = ns_gradient(&k->sigmoid, f, d < 0 ? 1.0f : 0.0f, alpha);
-        wv_axpy(g, out, neu1e, dim);
-        if (m->learn_hidden) wv_axpy(g, h, out, dim);
+    for (int j = 0; j < rows; j++) {
+        loss -= wv_log_sigmoid(&k->sigmoid, j == 0 ? dots[j] : -dots[j]);
+        g[j] = ns_gradient(&k->sigmoid, dots[j], j == 0 ? 1.0f : 0.0f, alpha) * scale;
     }
+    *n = rows;
+    return loss;
+}
+
+/* Negative sampling: h predicts target against the negatives; the error
+ * for h is added to neu1e, and the output rows move only where the hidden
+ * layer learns (not in inference). The products are all taken before any
+ * row moves: word2vec.c's loop but for a negative drawn twice, whose second
+ * product there sees its first move. */
+WV_HOT double predict_ns(wv_d2v_worker *w, const float *h, int32_t target, float *neu1e, float alpha) {
+    const int dim = w->m->k.cfg.dim;
+    int n;
+    double loss = ns_products(w, h, target, alpha, 1.0f, &n);
+    const float *g = w->dots + 1 + w->m->k.cfg.negative;
+    wv_add_combination(neu1e, w->outs, g, 1, n, dim);
+    if (w->m->learn_hidden) wv_add_to_rows((float *const *)w->outs, g, 1, n, h, dim);
     return loss;
 }
 
@@ -120,7 +138,7 @@ WV_HOT double predict_hs(const wv_d2v_model *m, wv_hot_rows *rows, const float *
 WV_HOT double predict(wv_d2v_worker *w, const float *h, int32_t target, float *neu1e, float alpha) {
     const wv_d2v_model *m = w->m;
     double loss = m->k.cfg.loss == WV_LOSS_HS ? predict_hs(m, &w->rows, h, target, neu1e, alpha)
-                                              : predict_ns(m, &w->rows, h, target, w->negatives, neu1e, alpha);
+                                              : predict_ns(w, h, target, neu1e, alpha);
     if (++w->since_sync >= WV_HOT_SYNC_WORDS || w->rows.touches >= WV_HOT_SYNC_TOUCHES) {
         wv_hot_rows_sync(&w->rows, m->k.cfg.dim);
         w->since_sync = 0;
@@ -184,14 +202,18 @@ WV_HOT double group_step(wv_d2v_worker *w, float *h, const int32_t *targets, int
 
 /* PV-DM: the mean (or sum) of the context words' rows and the tag rows
  * predicts target; each of those rows receives the error (with the sum,
- * divided by their number, as gensim). */
+ * divided by their number, as gensim). The window's rows are summed, and
+ * moved, in one pass each (a repeated word's row takes each share). */
 WV_HOT double dm_step(wv_d2v_worker *w, const int32_t *tags, int n_tags, const int32_t *ctx, int n_ctx,
                       int32_t target, float alpha) {
     const wv_d2v_model *m = w->m;
     const int dim = m->vec_dim;
     float *neu1 = w->neu1, *neu1e = w->neu1e;
+    const float **in = w->inputs;
+    for (int c = 0; c < n_ctx; c++) in[c] = word_row(m, ctx[c]);
+    static const float one = 1.0f;
     wv_zero(neu1, dim);
-    for (int c = 0; c < n_ctx; c++) wv_axpy(1.0f, word_row(m, ctx[c]), neu1, dim);
+    wv_add_combination(neu1, in, &one, 0, n_ctx, dim);
     for (int t = 0; t < n_tags; t++) wv_axpy(1.0f, tag_row(m, tags[t]), neu1, dim);
     const float inv = 1.0f / (float)(n_ctx + n_tags);
     if (m->k.cfg.cbow_mean) wv_scale(inv, neu1, dim);
@@ -200,8 +222,10 @@ WV_HOT double dm_step(wv_d2v_worker *w, const int32_t *tags, int n_tags, const i
     if (!m->k.cfg.cbow_mean) wv_scale(inv, neu1e, dim);
     if (m->learn_doctags)
         for (int t = 0; t < n_tags; t++) wv_axpy(1.0f, neu1e, tag_row(m, tags[t]), dim);
-    if (m->learn_words)
-        for (int c = 0; c < n_ctx; c++) wv_axpy(word_lock(m, ctx[c]), neu1e, word_row(m, ctx[c]), dim);
+    if (m->learn_words) {
+        for (int c = 0; c < n_ctx; c++) w->locks[c] = word_lock(m, ctx[c]);
+        wv_add_to_rows((float *const *)in, w->locks, 1, n_ctx, neu1e, dim);
+    }
     return loss;
 }
 

@@ -158,39 +158,53 @@ WV_HOT void wv_add_to_rows(float *const *y, const float *a, int a_stride, int n,
         for (int j = 0; j < n; j++) y[j][c] += a[(size_t)j * a_stride] * x[c];
 }
 
-/* out[k] = x . y[k] for k < n: x is read once for all n products (the
- * rows of a window's m x (1 + K) products share it), in vector sums of
- * eight lanes added up at the end. */
-WV_HOT void wv_dots(const float *x, const float *const *y, int n, int dim, float *out) {
 #if defined(__GNUC__)
-    enum { MAX_DOTS = 8 }; /* partial sums kept in registers: n is 1 + K */
-    for (int k0 = 0; k0 < n; k0 += MAX_DOTS) {
-        int kn = n - k0 < MAX_DOTS ? n - k0 : MAX_DOTS;
-        wv_f8 s[MAX_DOTS];
-        for (int k = 0; k < MAX_DOTS; k++) s[k] = (wv_f8){0};
-        int c = 0;
-        for (; c + 8 <= dim; c += 8) {
-            const wv_f8 xc = *(const wv_f8 *)(x + c);
-            for (int k = 0; k < kn; k++) s[k] += xc * *(const wv_f8 *)(y[k0 + k] + c);
-        }
-        wv_f4 s4[MAX_DOTS];
-        for (int k = 0; k < kn; k++) s4[k] = (wv_f4){0};
-        if (c + 4 <= dim) {
-            const wv_f4 xc = *(const wv_f4 *)(x + c);
-            for (int k = 0; k < kn; k++) s4[k] = xc * *(const wv_f4 *)(y[k0 + k] + c);
-            c += 4;
-        }
-        for (int k = 0; k < kn; k++) {
-            float t = 0.0f;
-            for (int i = 0; i < 8; i++) t += s[k][i];
-            for (int i = 0; i < 4; i++) t += s4[k][i];
-            for (int cc = c; cc < dim; cc++) t += x[cc] * y[k0 + k][cc];
-            out[k0 + k] = t;
+/* out[k] = x . y[k] for k < kn, kn a constant where inlined (so that the
+ * kn sums stay in registers: a count known only at run time kept them in
+ * memory), in vector sums of eight lanes added up at the end. */
+WV_HOT void wv_dots_block(const float *x, const float *const *y, int kn, int dim, float *out) {
+    wv_f8 s[8];
+    wv_f4 s4[8];
+    for (int k = 0; k < kn; k++) s[k] = (wv_f8){0}, s4[k] = (wv_f4){0};
+    int c = 0;
+    for (; c + 8 <= dim; c += 8) {
+        const wv_f8 xc = *(const wv_f8 *)(x + c);
+        for (int k = 0; k < kn; k++) s[k] += xc * *(const wv_f8 *)(y[k] + c);
+    }
+    if (c + 4 <= dim) {
+        const wv_f4 xc = *(const wv_f4 *)(x + c);
+        for (int k = 0; k < kn; k++) s4[k] = xc * *(const wv_f4 *)(y[k] + c);
+        c += 4;
+    }
+    for (int k = 0; k < kn; k++) {
+        float t = 0.0f;
+        for (int i = 0; i < 8; i++) t += s[k][i];
+        for (int i = 0; i < 4; i++) t += s4[k][i];
+        for (int cc = c; cc < dim; cc++) t += x[cc] * y[k][cc];
+        out[k] = t;
+    }
+}
+
+/* out[k] = x . y[k] for k < n: x is read once for all n products (the
+ * rows of a window's m x (1 + K) products share it), eight at a time. */
+WV_HOT void wv_dots(const float *x, const float *const *y, int n, int dim, float *out) {
+    for (int k0 = 0; k0 < n; k0 += 8) {
+        switch (n - k0 < 8 ? n - k0 : 8) { /* each count its own unrolled copy */
+        case 1: wv_dots_block(x, y + k0, 1, dim, out + k0); break;
+        case 2: wv_dots_block(x, y + k0, 2, dim, out + k0); break;
+        case 3: wv_dots_block(x, y + k0, 3, dim, out + k0); break;
+        case 4: wv_dots_block(x, y + k0, 4, dim, out + k0); break;
+        case 5: wv_dots_block(x, y + k0, 5, dim, out + k0); break;
+        case 6: wv_dots_block(x, y + k0, 6, dim, out + k0); break;
+        case 7: wv_dots_block(x, y + k0, 7, dim, out + k0); break;
+        default: wv_dots_block(x, y + k0, 8, dim, out + k0); break;
         }
     }
-#else
-    for (int k = 0; k < n; k++) out[k] = wv_dot(x, y[k], dim);
-#endif
 }
+#else
+static inline void wv_dots(const float *x, const float *const *y, int n, int dim, float *out) {
+    for (int k = 0; k < n; k++) out[k] = wv_dot(x, y[k], dim);
+}
+#endif
 
 #endif
