@@ -280,6 +280,7 @@ def test_inference_takes_lists_of_words_and_names_a_bad_one():
             model.infer(bad)
     with pytest.raises(CorpusError, match="document 1's words are a str"):
         model.infer([["t0w1"], "t0w2 t0w3"])
+    assert model.infer([]).shape == (0, 8)
 
 
 def test_a_document_of_unknown_words_or_none_keeps_its_starting_vector():

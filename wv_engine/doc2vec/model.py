@@ -265,6 +265,8 @@ class Doc2Vec:
             documents = Documents.of_word_lists(list(documents))
         encoded = Documents.of(documents, threads).encode(self.vocab)
         out = np.empty((encoded.n_docs, self.dim), dtype=np.float32)
+        if encoded.n_docs == 0:
+            return out
         core = self._make_core(self.word_vectors)
         words = len(encoded.words)
         core.set_documents(encoded.words, encoded.doc_start, out, doc_seed=document_seeds(encoded),
