@@ -36,7 +36,7 @@ setup(
                                     "loss_hs_subword.c", "loss_softmax_subword.c", "hotrows.c", "alias.c", "huffman.c",
                                     "parallel.c"]),
             extension("_subwords", ["subwords.c", "row_order.c", "parallel.c"]),
-            extension("_doc2vec", ["d2v.c", "d2v_infer.c", "w2v.c", "hotrows.c", "parallel.c"]),
+            extension("_doc2vec", ["d2v_train.c", "d2v_infer.c", "w2v.c", "hotrows.c", "parallel.c"]),
             extension("_glove", ["cooccur.c", "extsort.c", "cooc_csr.c", "glove.c", "glove_blocks.c", "glove_grid.c",
                                   "parallel.c", "hugepages.c"]),
             extension("_formats", []),

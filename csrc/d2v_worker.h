@@ -1,4 +1,4 @@
-/* Paragraph vectors' worker, private to d2v.c (training) and d2v_infer.c
+/* Paragraph vectors' worker, private to d2v_train.c (training) and d2v_infer.c
  * (inference): a thread's buffers, and the one-prediction kernels both run,
  * forced inline so that each multiversioned loop compiles them for its
  * target (vecmath.h). */

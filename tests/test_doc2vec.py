@@ -1,4 +1,4 @@
-"""Paragraph vectors (wv_engine.Doc2Vec, csrc/d2v.c): each mode's step
+"""Paragraph vectors (wv_engine.Doc2Vec, csrc/d2v_train.c, csrc/d2v_infer.c): each mode's step
 against a numerical gradient, planted topics found by every mode and by
 inference, reproducibility, documents from files and iterables, the saved
 state, and hostile documents."""
