@@ -176,10 +176,10 @@ WV_HOT void wv_dots_block(const float *x, const float *const *y, int kn, int dim
         for (int k = 0; k < kn; k++) s4[k] = xc * *(const wv_f4 *)(y[k] + c);
         c += 4;
     }
-    for (int k = 0; k < kn; k++) {
-        float t = 0.0f;
-        for (int i = 0; i < 8; i++) t += s[k][i];
-        for (int i = 0; i < 4; i++) t += s4[k][i];
+    for (int k = 0; k < kn; k++) { /* eight lanes folded to four, then to one */
+        const float *lanes = (const float *)&s[k];
+        const wv_f4 q = *(const wv_f4 *)lanes + *(const wv_f4 *)(lanes + 4) + s4[k];
+        float t = (q[0] + q[2]) + (q[1] + q[3]);
         for (int cc = c; cc < dim; cc++) t += x[cc] * y[k][cc];
         out[k] = t;
     }
