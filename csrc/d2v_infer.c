@@ -70,28 +70,16 @@ WV_HOT double lane_step(wv_d2v_worker *w, lane *l) {
         for (int c = lo; c <= hi; c++)
             if (c != i) w->slots[n_ctx++] = p[c];
         if (!ns) return dm_step(w, &tag, 1, w->slots, n_ctx, p[i], l->alpha);
-        /* the mean (or sum) of the window's rows and the tag's, in one pass */
-        const float **in = w->inputs;
-        for (int c = 0; c < n_ctx; c++) in[c] = word_row(m, w->slots[c]);
-        in[n_ctx] = row;
-        static const float one = 1.0f;
-        wv_zero(w->neu1, vd);
-        wv_add_combination(w->neu1, in, &one, 0, n_ctx + 1, vd);
-        const float inv = 1.0f / (float)(n_ctx + 1);
-        if (m->k.cfg.cbow_mean) wv_scale(inv, w->neu1, vd);
+        const float inv = dm_layer(w, &tag, 1, w->slots, n_ctx);
         return infer_ns(w, w->neu1, p[i], row, vd, m->k.cfg.cbow_mean ? 1.0f : inv, l->alpha);
     }
-    int s = 0;
-    for (int c = i - window; c <= i + window; c++)
-        if (c != i) w->slots[s++] = c < 0 || c >= len ? m->null_word : p[c];
-    if (!ns) return concat_step(w, &tag, 1, w->slots, s, p[i], l->alpha);
-    float *neu1 = w->neu1;
-    memcpy(neu1, row, sizeof(float) * (size_t)vd);
-    for (int c = 0; c < s; c++) memcpy(neu1 + (size_t)(1 + c) * vd, word_row(m, w->slots[c]), sizeof(float) * (size_t)vd);
-    return infer_ns(w, neu1, p[i], row, vd, 1.0f, l->alpha); /* the tag's part of the error: its first vd columns */
+    concat_window(m, p, len, i, w->slots);
+    if (!ns) return concat_step(w, &tag, 1, w->slots, 2 * window, p[i], l->alpha);
+    concat_layer(w, &tag, 1, w->slots, 2 * window);
+    return infer_ns(w, w->neu1, p[i], row, vd, 1.0f, l->alpha); /* the tag's part of the error: its first vd columns */
 }
 
-
+/* Documents by length, then by place. */
 static int by_length(const void *a, const void *b) {
     const sized_doc *x = a, *y = b;
     if (x->words != y->words) return x->words < y->words ? -1 : 1;

@@ -65,11 +65,9 @@ static void train_piece(wv_d2v_worker *w, wv_rng *rng, int len, const int32_t *t
             *loss += dm_step(w, tags, n_tags, w->slots, n_ctx, target, alpha);
             (*examples)++;
         } else {
-            int s = 0;
-            for (int c = i - window; c <= i + window; c++)
-                if (c != i) w->slots[s++] = c < 0 || c >= len ? m->null_word : p[c];
+            concat_window(m, p, len, i, w->slots);
             draw_negatives(w, rng);
-            *loss += concat_step(w, tags, n_tags, w->slots, s, target, alpha);
+            *loss += concat_step(w, tags, n_tags, w->slots, 2 * window, target, alpha);
             (*examples)++;
         }
     }

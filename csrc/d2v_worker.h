@@ -200,33 +200,60 @@ WV_HOT double group_step(wv_d2v_worker *w, float *h, const int32_t *targets, int
     return loss;
 }
 
+/* PV-DM's input layer: w->neu1 = the mean (or sum) of the context words'
+ * rows (w->inputs holds them after) and the tag rows, the window's in one
+ * pass. Returns 1 / their number. */
+WV_HOT float dm_layer(wv_d2v_worker *w, const int32_t *tags, int n_tags, const int32_t *ctx, int n_ctx) {
+    const wv_d2v_model *m = w->m;
+    const int dim = m->vec_dim;
+    static const float one = 1.0f;
+    for (int c = 0; c < n_ctx; c++) w->inputs[c] = word_row(m, ctx[c]);
+    wv_zero(w->neu1, dim);
+    wv_add_combination(w->neu1, w->inputs, &one, 0, n_ctx, dim);
+    for (int t = 0; t < n_tags; t++) wv_axpy(1.0f, tag_row(m, tags[t]), w->neu1, dim);
+    const float inv = 1.0f / (float)(n_ctx + n_tags);
+    if (m->k.cfg.cbow_mean) wv_scale(inv, w->neu1, dim);
+    return inv;
+}
+
 /* PV-DM: the mean (or sum) of the context words' rows and the tag rows
  * predicts target; each of those rows receives the error (with the sum,
- * divided by their number, as gensim). The window's rows are summed, and
- * moved, in one pass each (a repeated word's row takes each share). */
+ * divided by their number, as gensim). The window's rows are moved in one
+ * pass (a repeated word's row takes each share). */
 WV_HOT double dm_step(wv_d2v_worker *w, const int32_t *tags, int n_tags, const int32_t *ctx, int n_ctx,
                       int32_t target, float alpha) {
     const wv_d2v_model *m = w->m;
     const int dim = m->vec_dim;
-    float *neu1 = w->neu1, *neu1e = w->neu1e;
-    const float **in = w->inputs;
-    for (int c = 0; c < n_ctx; c++) in[c] = word_row(m, ctx[c]);
-    static const float one = 1.0f;
-    wv_zero(neu1, dim);
-    wv_add_combination(neu1, in, &one, 0, n_ctx, dim);
-    for (int t = 0; t < n_tags; t++) wv_axpy(1.0f, tag_row(m, tags[t]), neu1, dim);
-    const float inv = 1.0f / (float)(n_ctx + n_tags);
-    if (m->k.cfg.cbow_mean) wv_scale(inv, neu1, dim);
+    float *neu1e = w->neu1e;
+    const float inv = dm_layer(w, tags, n_tags, ctx, n_ctx);
     wv_zero(neu1e, dim);
-    double loss = predict(w, neu1, target, neu1e, alpha);
+    double loss = predict(w, w->neu1, target, neu1e, alpha);
     if (!m->k.cfg.cbow_mean) wv_scale(inv, neu1e, dim);
     if (m->learn_doctags)
         for (int t = 0; t < n_tags; t++) wv_axpy(1.0f, neu1e, tag_row(m, tags[t]), dim);
     if (m->learn_words) {
         for (int c = 0; c < n_ctx; c++) w->locks[c] = word_lock(m, ctx[c]);
-        wv_add_to_rows((float *const *)in, w->locks, 1, n_ctx, neu1e, dim);
+        wv_add_to_rows((float *const *)w->inputs, w->locks, 1, n_ctx, neu1e, dim);
     }
     return loss;
+}
+
+/* PV-DM concat's window at position i of piece p[0..len): the 2 x window
+ * words around it, the null word past the piece's ends. */
+WV_HOT void concat_window(const wv_d2v_model *m, const int32_t *p, int len, int i, int32_t *slots) {
+    int s = 0;
+    for (int c = i - m->k.cfg.window; c <= i + m->k.cfg.window; c++)
+        if (c != i) slots[s++] = c < 0 || c >= len ? m->null_word : p[c];
+}
+
+/* PV-DM concat's input layer: w->neu1 = the tag rows, then the slots' word
+ * rows, side by side. */
+WV_HOT void concat_layer(wv_d2v_worker *w, const int32_t *tags, int n_tags, const int32_t *slots, int n_slots) {
+    const wv_d2v_model *m = w->m;
+    const size_t vd = (size_t)m->vec_dim;
+    for (int t = 0; t < n_tags; t++) memcpy(w->neu1 + (size_t)t * vd, tag_row(m, tags[t]), sizeof(float) * vd);
+    for (int s = 0; s < n_slots; s++)
+        memcpy(w->neu1 + (size_t)(n_tags + s) * vd, word_row(m, slots[s]), sizeof(float) * vd);
 }
 
 /* PV-DM concat: the tag rows, then the window's 2 x window word rows, side
@@ -235,12 +262,10 @@ WV_HOT double concat_step(wv_d2v_worker *w, const int32_t *tags, int n_tags, con
                           int32_t target, float alpha) {
     const wv_d2v_model *m = w->m;
     const int vd = m->vec_dim, dim = m->k.cfg.dim;
-    float *neu1 = w->neu1, *neu1e = w->neu1e;
-    for (int t = 0; t < n_tags; t++) memcpy(neu1 + (size_t)t * vd, tag_row(m, tags[t]), sizeof(float) * (size_t)vd);
-    for (int s = 0; s < n_slots; s++)
-        memcpy(neu1 + (size_t)(n_tags + s) * vd, word_row(m, slots[s]), sizeof(float) * (size_t)vd);
+    float *neu1e = w->neu1e;
+    concat_layer(w, tags, n_tags, slots, n_slots);
     wv_zero(neu1e, dim);
-    double loss = predict(w, neu1, target, neu1e, alpha);
+    double loss = predict(w, w->neu1, target, neu1e, alpha);
     if (m->learn_doctags)
         for (int t = 0; t < n_tags; t++) wv_axpy(1.0f, neu1e + (size_t)t * vd, tag_row(m, tags[t]), vd);
     if (m->learn_words)
