@@ -283,10 +283,7 @@ def _iterable_pieces(items: Iterable[Any]) -> Iterator[tuple[bytes, list[list[by
     size = 0
     for n, item in enumerate(items):
         words, doc_tags = _item(n, item)
-        line = " ".join(words).encode("utf-8", "surrogateescape")
-        if len(line.split()) != len(words):
-            raise CorpusError(f"document {n} has an empty word or a word holding whitespace; words are "
-                              "whitespace-separated in wv_engine")
+        line = _line(n, words)
         text.append(line)
         tags.append(doc_tags)
         size += len(line) + 1
@@ -309,10 +306,7 @@ def _word_list_pieces(lists: Iterable[Any]) -> Pieces:
     batch: list[list[str]] = []
     size = 0
     for n, words in enumerate(lists):
-        if isinstance(words, (str, bytes)):
-            raise CorpusError(f"document {n}'s words are a {type(words).__name__}, not a list of words: "
-                              "split it first")
-        batch.append(words if isinstance(words, list) else list(words))
+        batch.append(_words(n, words))
         size += len(batch[-1])
         if size >= RUN_WORDS:
             yield _joined_run(batch, n + 1 - len(batch)), len(batch)
@@ -330,10 +324,25 @@ def _joined_run(batch: list[list[str]], first: int) -> bytes:
     separators = words - sum(1 for w in batch if w) + len(batch)
     if len(text) - len(text.translate(None, WHITESPACE)) != separators or any("" in w for w in batch):
         for n, w in enumerate(batch):  # which one
-            if "" in w or len(" ".join(w).encode("utf-8", "surrogateescape").split()) != len(w):
-                raise CorpusError(f"document {first + n} has an empty word or a word holding whitespace; words "
-                                  "are whitespace-separated in wv_engine")
+            _line(first + n, w)
     return text
+
+
+def _line(n: int, words: list[str]) -> bytes:
+    """Document n's words as a line of text: refused if a word is empty or
+    holds whitespace (the text would split otherwise)."""
+    line = " ".join(words).encode("utf-8", "surrogateescape")
+    if len(line.split()) != len(words):
+        raise CorpusError(f"document {n} has an empty word or a word holding whitespace; words are "
+                          "whitespace-separated in wv_engine")
+    return line
+
+
+def _words(n: int, words: Any) -> list[str]:
+    """Document n's words as a list: refused if they are one str or bytes."""
+    if isinstance(words, (str, bytes)):
+        raise CorpusError(f"document {n}'s words are a {type(words).__name__}, not a list of words: split it first")
+    return words if isinstance(words, list) else list(words)
 
 
 def _item(n: int, item: Any) -> tuple[list[str], list[bytes]]:
@@ -345,8 +354,7 @@ def _item(n: int, item: Any) -> tuple[list[str], list[bytes]]:
     else:
         raise CorpusError(f"document {n} is a {type(item).__name__}: give (words, tags) or an object with "
                           ".words and .tags (TaggedDocument)")
-    if isinstance(words, (str, bytes)):
-        raise CorpusError(f"document {n}'s words are a {type(words).__name__}, not a list of words: split it first")
+    words = _words(n, words)
     if isinstance(tags, (str, bytes, int)):
         raise CorpusError(f"document {n}'s tags are a {type(tags).__name__}, not a list of tags: give [tag]")
     keys = []
@@ -354,4 +362,4 @@ def _item(n: int, item: Any) -> tuple[list[str], list[bytes]]:
         if isinstance(tag, bool) or not isinstance(tag, (str, int, np.integer)):
             raise CorpusError(f"document {n} has a tag {tag!r}: a tag is a str or an int")
         keys.append(str(tag).encode("utf-8", "surrogateescape"))
-    return list(words), keys
+    return words, keys
