@@ -22,6 +22,12 @@
  * large callee out of line (it has two callers once the loop is cloned),
  * and an out-of-line callee runs the baseline code in every clone. */
 #if defined(__GNUC__)
+#define WV_FALLTHROUGH __attribute__((fallthrough))
+#else
+#define WV_FALLTHROUGH ((void)0)
+#endif
+
+#if defined(__GNUC__)
 #define WV_HOT static inline __attribute__((always_inline))
 #else
 #define WV_HOT static inline
@@ -31,9 +37,24 @@
  * trainers wait on random rows, not arithmetic. Forced inline: a callee
  * whose only effect is a prefetch is deleted by GCC when kept out of line. */
 WV_HOT void wv_prefetch_span(const float *p, size_t floats) {
-    const char *a = (const char *)p, *end = (const char *)(p + floats);
-    for (; a < end; a += 64) __builtin_prefetch(a, 1, 3);
-    __builtin_prefetch(end - 1, 1, 3);
+    const char *a = (const char *)p;
+    size_t bytes = floats * sizeof(float);
+    for (; bytes > 512; bytes -= 512, a += 512)
+        for (int k = 0; k < 8; k++) __builtin_prefetch(a + 64 * k, 1, 3);
+    /* the rest unrolled: a row's count of lines is the same on every call,
+     * so the jump is predicted and no loop counter runs a line */
+    switch ((bytes + 63) / 64) {
+    case 8: __builtin_prefetch(a + 448, 1, 3); WV_FALLTHROUGH;
+    case 7: __builtin_prefetch(a + 384, 1, 3); WV_FALLTHROUGH;
+    case 6: __builtin_prefetch(a + 320, 1, 3); WV_FALLTHROUGH;
+    case 5: __builtin_prefetch(a + 256, 1, 3); WV_FALLTHROUGH;
+    case 4: __builtin_prefetch(a + 192, 1, 3); WV_FALLTHROUGH;
+    case 3: __builtin_prefetch(a + 128, 1, 3); WV_FALLTHROUGH;
+    case 2: __builtin_prefetch(a + 64, 1, 3); WV_FALLTHROUGH;
+    case 1: __builtin_prefetch(a, 1, 3); WV_FALLTHROUGH;
+    default: break;
+    }
+    __builtin_prefetch((const char *)(p + floats) - 1, 1, 3); /* the line a misaligned row's end crosses into */
 }
 
 static inline float wv_dot(const float *restrict a, const float *restrict b, int n) {
