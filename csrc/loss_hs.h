@@ -38,9 +38,9 @@ WV_HOT double hs_update(const wv_w2v_model *m, wv_hot_rows *rows, const float *h
         outs[n++] = outs[d];
     }
     /* neu1e is zero on entry in training, so its sum in registers rounds as
-     * word2vec.c's running sum; each node's row enters it before it changes. */
-    wv_add_combination(neu1e, (const float *const *)outs, g, 1, n, dim);
-    for (int d = 0; d < n; d++) wv_axpy(g[d], h, outs[d], dim);
+     * word2vec.c's running sum; each node's row enters it before it changes,
+     * in the pass that moves it. */
+    wv_add_combination_and_rows(neu1e, 1.0f, 1, outs, g, n, h, dim);
     return loss;
 }
 

@@ -86,8 +86,7 @@ WV_HOT double predict_ns(wv_w2v_worker *w, const float *h, int32_t target, int n
         loss -= wv_log_sigmoid(&m->sigmoid, -dots[k]);
         g[k] = ns_gradient(&m->sigmoid, dots[k], 0.0f, alpha);
     }
-    wv_add_combination(grad, (const float *const *)outs, g, 1, n, dim);
-    wv_add_to_rows(outs, g, 1, n, h, dim);
+    wv_add_combination_and_rows(grad, 1.0f, 1, outs, g, n, h, dim);
     return loss;
 }
 

@@ -113,9 +113,9 @@ static inline int wv_pass_tail(int dim, int c, int nv) { return dim - c == 8 * n
         if ((dim) - (c) >= 4) PASS(c, 0, 1), (c) += 4; \
     } while (0)
 
-/* wv_add_combination over columns [c, c + 8 nv + 4 tail). */
-WV_HOT void wv_combination_pass(float *restrict y, const float *const *x, const float *a, int a_stride, int n, int c,
-                                int nv, int tail) {
+/* wv_add_combination (with `add`; else y set) over columns [c, c + 8 nv + 4 tail). */
+WV_HOT void wv_combination_pass(float *restrict y, int add, const float *const *x, const float *a, int a_stride,
+                                int n, int c, int nv, int tail) {
     wv_f8 s[WV_MAX_VECTORS];
     wv_f4 t = {0};
     for (int v = 0; v < nv; v++) s[v] = (wv_f8){0};
@@ -125,8 +125,14 @@ WV_HOT void wv_combination_pass(float *restrict y, const float *const *x, const 
         for (int v = 0; v < nv; v++) s[v] += g * *(const wv_f8 *)(xj + 8 * v);
         if (tail) t += g * *(const wv_f4 *)(xj + 8 * nv);
     }
-    for (int v = 0; v < nv; v++) *(wv_f8 *)(y + c + 8 * v) += s[v];
-    if (tail) *(wv_f4 *)(y + c + 8 * nv) += t;
+    for (int v = 0; v < nv; v++) {
+        if (add) *(wv_f8 *)(y + c + 8 * v) += s[v];
+        else *(wv_f8 *)(y + c + 8 * v) = s[v];
+    }
+    if (tail) {
+        if (add) *(wv_f4 *)(y + c + 8 * nv) += t;
+        else *(wv_f4 *)(y + c + 8 * nv) = t;
+    }
 }
 
 /* wv_add_to_rows over columns [c, c + 8 nv + 4 tail). */
@@ -144,24 +150,36 @@ WV_HOT void wv_to_rows_pass(float *const *y, const float *a, int a_stride, int n
 }
 #endif
 
-/* y += sum_j a[j * a_stride] * x[j] over n rows of dim floats. The sum is
+/* y += sum_j a[j * a_stride] * x[j] over n rows of dim floats (without
+ * `add`: y = it, no zeroing pass before). The sum is
  * kept in registers a block of columns at a time, so each element of y is
  * loaded and stored once rather than once per row (a loop of axpys is
  * bound by those loads and stores). Rounds as the loop of axpys into a
  * zeroed buffer, then one axpy into y, would. */
-WV_HOT void wv_add_combination(float *restrict y, const float *const *x, const float *a, int a_stride, int n,
-                               int dim) {
+WV_HOT void wv_combination(float *restrict y, int add, const float *const *x, const float *a, int a_stride, int n,
+                           int dim) {
     int c = 0;
 #if defined(__GNUC__)
-#define WV_PASS(c, nv, tail) wv_combination_pass(y, x, a, a_stride, n, c, nv, tail)
+#define WV_PASS(c, nv, tail) wv_combination_pass(y, add, x, a, a_stride, n, c, nv, tail)
     WV_PASSES(dim, c, WV_PASS);
 #undef WV_PASS
 #endif
     for (; c < dim; c++) {
         float s = 0.0f;
         for (int j = 0; j < n; j++) s += a[(size_t)j * a_stride] * x[j][c];
-        y[c] += s;
+        y[c] = add ? y[c] + s : s;
     }
+}
+
+WV_HOT void wv_add_combination(float *restrict y, const float *const *x, const float *a, int a_stride, int n,
+                               int dim) {
+    wv_combination(y, 1, x, a, a_stride, n, dim);
+}
+
+/* y = sum_j a[j * a_stride] * x[j] (no zeroing pass before). */
+WV_HOT void wv_set_combination(float *restrict y, const float *const *x, const float *a, int a_stride, int n,
+                               int dim) {
+    wv_combination(y, 0, x, a, a_stride, n, dim);
 }
 
 /* y[j] += a[j * a_stride] * x for each of n rows y[j]: x is loaded into
@@ -177,6 +195,64 @@ WV_HOT void wv_add_to_rows(float *const *y, const float *a, int a_stride, int n,
 #endif
     for (; c < dim; c++)
         for (int j = 0; j < n; j++) y[j][c] += a[(size_t)j * a_stride] * x[c];
+}
+
+#if defined(__GNUC__)
+/* wv_add_combination_and_rows over columns [c, c + 8 nv + 4 tail). */
+WV_HOT void wv_combination_rows_pass(float *e, float e_scale, int add, float *const *y, const float *a, int n,
+                                     const float *x, int c, int nv, int tail) {
+    wv_f8 s[WV_MAX_VECTORS];
+    wv_f4 t = {0};
+    for (int v = 0; v < nv; v++) s[v] = (wv_f8){0};
+    for (int j = 0; j < n; j++) {
+        const float g = a[j];
+        float *yj = y[j] + c;
+        for (int v = 0; v < nv; v++) {
+            const wv_f8 r = *(const wv_f8 *)(yj + 8 * v);
+            s[v] += g * r;
+            *(wv_f8 *)(yj + 8 * v) = r + g * *(const wv_f8 *)(x + c + 8 * v);
+        }
+        if (tail) {
+            const wv_f4 r = *(const wv_f4 *)(yj + 8 * nv);
+            t += g * r;
+            *(wv_f4 *)(yj + 8 * nv) = r + g * *(const wv_f4 *)(x + c + 8 * nv);
+        }
+    }
+    for (int v = 0; v < nv; v++) {
+        wv_f8 *ev = (wv_f8 *)(e + c + 8 * v);
+        *ev = add ? *ev + e_scale * s[v] : e_scale * s[v];
+    }
+    if (tail) {
+        wv_f4 *et = (wv_f4 *)(e + c + 8 * nv);
+        *et = add ? *et + e_scale * t : e_scale * t;
+    }
+}
+#endif
+
+/* The error and the update of a layer's output rows in one pass over them:
+ * s = sum_j a[j] y[j], each row read before it moves, then y[j] += a[j] x;
+ * e = e_scale s, or with `add` e += e_scale s. That is wv_add_combination
+ * then wv_add_to_rows with each row loaded once for both. e may be x (the
+ * input row moved by its error as the pass goes: each block of x is read by
+ * every row before e's block is written). A row repeated in y enters s
+ * after its first move, as word2vec.c's running error sees it. */
+WV_HOT void wv_add_combination_and_rows(float *e, float e_scale, int add, float *const *y, const float *a, int n,
+                                        const float *x, int dim) {
+    int c = 0;
+#if defined(__GNUC__)
+#define WV_PASS(c, nv, tail) wv_combination_rows_pass(e, e_scale, add, y, a, n, x, c, nv, tail)
+    WV_PASSES(dim, c, WV_PASS);
+#undef WV_PASS
+#endif
+    for (; c < dim; c++) {
+        float s = 0.0f;
+        const float xc = x[c];
+        for (int j = 0; j < n; j++) {
+            s += a[j] * y[j][c];
+            y[j][c] += a[j] * xc;
+        }
+        e[c] = add ? e[c] + e_scale * s : e_scale * s;
+    }
 }
 
 #if defined(__GNUC__)
