@@ -19,7 +19,7 @@ static int lane_next(wv_d2v_worker *w, lane *l, tally *t) {
     const wv_d2v_model *m = w->m;
     if (++l->i < l->len) return 1;
     const int64_t start = m->doc_start[l->d], end = m->doc_start[l->d + 1];
-    const int epochs = m->infer_epochs, max_len = m->k.cfg.max_sentence_length;
+    const int epochs = m->infer_epochs;
     const double step = epochs > 1 ? ((double)m->k.cfg.alpha - m->k.cfg.min_alpha) / (epochs - 1) : 0.0;
     for (;;) {
         if (l->pos >= end) {
@@ -27,18 +27,7 @@ static int lane_next(wv_d2v_worker *w, lane *l, tally *t) {
             l->pos = start;
             l->alpha = (float)(m->k.cfg.alpha - step * l->epoch);
         }
-        l->len = 0;
-        while (l->pos < end && l->len < max_len) {
-            const int32_t id = m->words[l->pos++];
-            t->unpublished++;
-            const float keep = m->k.keep_prob[id];
-            if (keep < 1.0f && wv_rng_uniform(&l->rng) >= keep) continue;
-            l->piece[l->len++] = id;
-        }
-        if (l->len) {
-            l->i = 0;
-            return 1;
-        }
+        if (lane_read_piece(m, l, &l->rng, t)) return 1;
     }
 }
 
@@ -114,8 +103,7 @@ int wv_d2v_infer_documents(wv_d2v_worker *w, int64_t lo, int64_t hi, tally *t) {
             }
             wv_rng stream;
             wv_rng_seed(&stream, m->k.cfg.seed, 0, 1);
-            if (ns)
-                for (int d = 0; d < m->k.cfg.negative; d++) w->next_negatives[d] = wv_alias_draw(&m->k.noise, &stream);
+            if (ns) draw_next_negatives(w, &stream);
             while (active) {
                 if (ns) draw_negatives(w, &stream);
                 for (int k = 0; k < active;) {

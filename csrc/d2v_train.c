@@ -16,59 +16,155 @@
  * is a short wait, large enough that claiming costs nothing. */
 #define BLOCK_WORDS 16384
 
-/* Trains the piece w->piece[0..len) of a document tagged tags[0..n_tags). */
+/* Whether a pass trains its documents in lanes: with NS, but for the
+ * skip-gram pairs of dbow_words and the groups of shared_negatives, which
+ * draw their own sets. */
+static int in_lanes(const wv_d2v_model *m) {
+    return m->k.cfg.loss == WV_LOSS_NS && !m->infer_epochs && !(m->mode == WV_D2V_DBOW
+                                                                  && ((m->dbow_words && m->learn_words) || m->shared_negatives));
+}
+
+/* Trains position i of piece p[0..len) of a document tagged
+ * tags[0..n_tags). Each prediction draws its negatives, or with `shared`
+ * every one takes the set in w->negatives (the lanes' step's). */
+WV_HOT void train_position(wv_d2v_worker *w, wv_rng *rng, const int32_t *p, int len, int i, const int32_t *tags,
+                           int n_tags, float alpha, int shared, double *loss, int64_t *examples) {
+    wv_d2v_model *m = w->m;
+    const int window = m->k.cfg.window;
+    const int32_t target = p[i];
+    int radius = window;
+    if (m->mode != WV_D2V_DM_CONCAT && m->k.cfg.shrink_windows)
+        radius = window - (int)wv_rng_below(rng, (uint32_t)window);
+    const int lo = i - radius < 0 ? 0 : i - radius, hi = i + radius >= len ? len - 1 : i + radius;
+    if (m->mode == WV_D2V_DBOW) {
+        if (m->dbow_words && m->learn_words) /* word2vec.c's skip-gram: each context word predicts the centre */
+            for (int c = lo; c <= hi; c++) {
+                if (c == i) continue;
+                draw_negatives(w, rng);
+                *loss += row_step(w, word_row(m, p[c]), word_lock(m, p[c]), 1, target, alpha);
+                (*examples)++;
+            }
+        if (m->shared_negatives && m->k.cfg.loss == WV_LOSS_NS) {
+            if (i % m->group) return; /* the group's first word trains the group */
+            const int k = len - i < m->group ? len - i : m->group;
+            for (int c = i + m->group; c < i + 2 * m->group && c < len; c++) prefetch_target(w, p[c]);
+            for (int t = 0; t < n_tags; t++) {
+                draw_negatives(w, rng);
+                *loss += group_step(w, tag_row(m, tags[t]), p + i, k, m->learn_doctags, alpha);
+                *examples += k;
+            }
+            return;
+        }
+        for (int t = 0; t < n_tags; t++) {
+            if (!shared) draw_negatives(w, rng);
+            *loss += row_step(w, tag_row(m, tags[t]), 1.0f, m->learn_doctags, target, alpha);
+            (*examples)++;
+        }
+    } else if (m->mode == WV_D2V_DM) {
+        int n_ctx = 0;
+        for (int c = lo; c <= hi; c++)
+            if (c != i) w->slots[n_ctx++] = p[c];
+        if (n_ctx + n_tags == 0) return;
+        if (!shared) draw_negatives(w, rng);
+        *loss += dm_step(w, tags, n_tags, w->slots, n_ctx, target, alpha);
+        (*examples)++;
+    } else {
+        concat_window(m, p, len, i, w->slots);
+        if (!shared) draw_negatives(w, rng);
+        *loss += concat_step(w, tags, n_tags, w->slots, 2 * window, target, alpha);
+        (*examples)++;
+    }
+}
+
+/* Trains the piece w->piece[0..len) of a document tagged tags[0..n_tags),
+ * a prediction's negatives drawn one prediction ahead. */
 WV_MULTIVERSION
 static void train_piece(wv_d2v_worker *w, wv_rng *rng, int len, const int32_t *tags, int n_tags, float alpha,
                         double *loss, int64_t *examples) {
     wv_d2v_model *m = w->m;
-    const int window = m->k.cfg.window;
     const int32_t *p = w->piece;
-    if (m->k.cfg.loss == WV_LOSS_NS) /* the first prediction's */
-        for (int d = 0; d < draws(m); d++) w->next_negatives[d] = wv_alias_draw(&m->k.noise, rng);
+    if (m->k.cfg.loss == WV_LOSS_NS) draw_next_negatives(w, rng); /* the first prediction's */
     for (int i = 0; i < len; i++) {
-        const int32_t target = p[i];
         if (i + 1 < len) prefetch_target(w, p[i + 1]);
-        int radius = window;
-        if (m->mode != WV_D2V_DM_CONCAT && m->k.cfg.shrink_windows)
-            radius = window - (int)wv_rng_below(rng, (uint32_t)window);
-        const int lo = i - radius < 0 ? 0 : i - radius, hi = i + radius >= len ? len - 1 : i + radius;
-        if (m->mode == WV_D2V_DBOW) {
-            if (m->dbow_words && m->learn_words) /* word2vec.c's skip-gram: each context word predicts the centre */
-                for (int c = lo; c <= hi; c++) {
-                    if (c == i) continue;
-                    draw_negatives(w, rng);
-                    *loss += row_step(w, word_row(m, p[c]), word_lock(m, p[c]), 1, target, alpha);
-                    (*examples)++;
-                }
-            if (m->shared_negatives && m->k.cfg.loss == WV_LOSS_NS) {
-                if (i % m->group) continue; /* the group's first word trains the group */
-                const int k = len - i < m->group ? len - i : m->group;
-                for (int c = i + m->group; c < i + 2 * m->group && c < len; c++) prefetch_target(w, p[c]);
-                for (int t = 0; t < n_tags; t++) {
-                    draw_negatives(w, rng);
-                    *loss += group_step(w, tag_row(m, tags[t]), p + i, k, m->learn_doctags, alpha);
-                    *examples += k;
-                }
+        train_position(w, rng, p, len, i, tags, n_tags, alpha, 0, loss, examples);
+    }
+}
+
+/* Lane l's next position: the next of its piece, or the first of its
+ * document's next piece. Returns 0 when the document is read out. */
+static int train_lane_next(wv_d2v_worker *w, lane *l, wv_rng *rng, tally *t) {
+    if (++l->i < l->len) return 1;
+    const int64_t end = w->m->doc_start[l->d + 1];
+    while (l->pos < end)
+        if (lane_read_piece(w->m, l, rng, t)) return 1;
+    return 0;
+}
+
+/* The rows lane l's next position reads first: its target's output rows,
+ * and with PV-DM the word row that enters its window (the whole window's at
+ * a piece's start): the lane's turn comes a lane group later. */
+WV_HOT void prefetch_lane(const wv_d2v_worker *w, const lane *l) {
+    const wv_d2v_model *m = w->m;
+    prefetch_target(w, l->piece[l->i]);
+    if (m->mode == WV_D2V_DBOW) return;
+    const int window = m->k.cfg.window;
+    const int to = l->i + window < l->len ? l->i + window : l->len - 1;
+    for (int c = l->i ? to : 0; c <= to; c++) wv_prefetch_span(word_row(m, l->piece[c]), (size_t)m->vec_dim);
+}
+
+/* Documents [lo, hi) in lanes: WV_D2V_LANES of them side by side in the
+ * block's order, a position each a step, the step's negatives one set for
+ * every lane (shared across documents, as skip-gram's window shares them
+ * across its pairs: each document's rows still move after each of its
+ * predictions, and the set's rows are fetched once for the lanes); a lane
+ * whose document ends takes the block's next one. Returns 0, or 1 when the
+ * run must stop. */
+WV_MULTIVERSION
+static int train_lanes(wv_d2v_worker *w, wv_rng *rng, int64_t lo, int64_t hi, tally *t) {
+    wv_d2v_model *m = w->m;
+    lane *lanes = w->lanes;
+    int active = 0;
+    int64_t next = lo;
+    draw_next_negatives(w, rng); /* the first step's */
+    for (;;) {
+        while (active < WV_D2V_LANES && next < hi) {
+            lane *l = &lanes[active];
+            l->d = next++;
+            l->pos = m->doc_start[l->d];
+            if (m->mode == WV_D2V_DM_CONCAT && m->tag_start[l->d + 1] - m->tag_start[l->d] != m->dm_tag_count) {
+                t->unpublished += m->doc_start[l->d + 1] - l->pos; /* gensim skips it */
                 continue;
             }
-            for (int t = 0; t < n_tags; t++) {
-                draw_negatives(w, rng);
-                *loss += row_step(w, tag_row(m, tags[t]), 1.0f, m->learn_doctags, target, alpha);
-                (*examples)++;
+            l->len = l->i = 0;
+            if (train_lane_next(w, l, rng, t)) {
+                prefetch_lane(w, l);
+                active++;
             }
-        } else if (m->mode == WV_D2V_DM) {
-            int n_ctx = 0;
-            for (int c = lo; c <= hi; c++)
-                if (c != i) w->slots[n_ctx++] = p[c];
-            if (n_ctx + n_tags == 0) continue;
-            draw_negatives(w, rng);
-            *loss += dm_step(w, tags, n_tags, w->slots, n_ctx, target, alpha);
-            (*examples)++;
-        } else {
-            concat_window(m, p, len, i, w->slots);
-            draw_negatives(w, rng);
-            *loss += concat_step(w, tags, n_tags, w->slots, 2 * window, target, alpha);
-            (*examples)++;
+        }
+        if (!active) return 0;
+        draw_negatives(w, rng);
+        for (int k = 0; k < active;) {
+            lane *l = &lanes[k];
+            const int64_t t0 = m->tag_start[l->d];
+            train_position(w, rng, l->piece, l->len, l->i, m->tags + t0, (int)(m->tag_start[l->d + 1] - t0),
+                           t->alpha, 1, &t->loss, &t->examples);
+            if (train_lane_next(w, l, rng, t)) {
+                prefetch_lane(w, l);
+                k++;
+                continue;
+            }
+            /* done: the last active lane takes its place */
+            lane done = *l;
+            *l = lanes[--active];
+            lanes[active] = done;
+        }
+        if (!isfinite(t->loss)) {
+            wv_d2v_fail(m, WV_ERR_DIVERGED);
+            return 1;
+        }
+        if (t->unpublished >= PROGRESS_STEP) {
+            wv_d2v_publish(w, t);
+            if (atomic_load_explicit(&m->k.stop, memory_order_relaxed)) return 1;
         }
     }
 }
@@ -132,16 +228,20 @@ static void run_worker(void *arg) {
         const int64_t lo = b * m->docs_per_block;
         const int64_t hi = lo + m->docs_per_block < m->n_docs ? lo + m->docs_per_block : m->n_docs;
         int stop = 0;
-        if (m->infer_epochs) stop = wv_d2v_infer_documents(w, lo, hi, &t);
-        for (int64_t d = lo; d < hi && !stop && !m->infer_epochs; d++) {
-            const int64_t t0 = m->tag_start[d];
-            const int n_tags = (int)(m->tag_start[d + 1] - t0);
-            if (m->mode == WV_D2V_DM_CONCAT && n_tags != m->dm_tag_count) { /* gensim skips it */
-                t.unpublished += m->doc_start[d + 1] - m->doc_start[d];
-                continue;
+        if (m->infer_epochs)
+            stop = wv_d2v_infer_documents(w, lo, hi, &t);
+        else if (in_lanes(m))
+            stop = train_lanes(w, &rng, lo, hi, &t);
+        else
+            for (int64_t d = lo; d < hi && !stop; d++) {
+                const int64_t t0 = m->tag_start[d];
+                const int n_tags = (int)(m->tag_start[d + 1] - t0);
+                if (m->mode == WV_D2V_DM_CONCAT && n_tags != m->dm_tag_count) { /* gensim skips it */
+                    t.unpublished += m->doc_start[d + 1] - m->doc_start[d];
+                    continue;
+                }
+                stop = train_document(w, &rng, d, m->tags + t0, n_tags, t.alpha, &t);
             }
-            stop = train_document(w, &rng, d, m->tags + t0, n_tags, t.alpha, &t);
-        }
         if (stop) break;
     }
     wv_hot_rows_sync(&w->rows, m->k.cfg.dim);
@@ -149,7 +249,7 @@ static void run_worker(void *arg) {
 }
 
 typedef struct {
-    size_t piece, slots, layer, negatives, lanes, outs, dots, inputs, locks; /* lanes: inference's lanes, order and pieces, else 0 */
+    size_t piece, slots, layer, negatives, lanes, outs, dots, inputs, locks; /* lanes: the lanes, order and pieces, else 0 */
     wv_hot_span hot;
 } worker_sizes;
 
@@ -168,7 +268,7 @@ static worker_sizes sizes_of(const wv_d2v_model *m, int n_threads) {
         .dots = 2 * (size_t)(1 + m->k.cfg.negative) * sizeof(float),
         .inputs = (size_t)(2 * (size_t)m->k.cfg.window + 1) * sizeof(float *),
         .locks = (size_t)(2 * (size_t)m->k.cfg.window + 1) * sizeof(float),
-        .lanes = m->infer_epochs ? WV_D2V_LANES * (sizeof(lane) + (size_t)m->k.cfg.max_sentence_length
+        .lanes = m->infer_epochs || in_lanes(m) ? WV_D2V_LANES * (sizeof(lane) + (size_t)m->k.cfg.max_sentence_length
                                                                       * sizeof(int32_t))
                                        + WV_D2V_SORTED * sizeof(sized_doc)
                                  : 0,
@@ -314,8 +414,8 @@ static wv_d2v_worker step_worker(wv_d2v_model *m, const int32_t *negatives, floa
     w.dots = scratch + 2 * k1;
     w.neu1 = w.dots + 2 * k1;
     w.neu1e = w.neu1 + m->k.cfg.dim;
-    w.inputs = (const float **)(void *)(w.neu1e + m->k.cfg.dim); /* 2 n_ctx floats, then n_ctx */
-    w.locks = w.neu1e + m->k.cfg.dim + 2 * (size_t)n_ctx;
+    w.inputs = (const float **)(void *)(w.neu1e + m->k.cfg.dim); /* 2 (n_ctx + 1) floats, then n_ctx + 1 */
+    w.locks = w.neu1e + m->k.cfg.dim + 2 * ((size_t)n_ctx + 1);
     w.rows = wv_hot_rows_none(m->k.output);
     return w;
 }

@@ -28,12 +28,12 @@
 typedef struct lane lane;
 typedef struct sized_doc sized_doc;
 
-/* A document on its lane in inference (d2v_infer.c). */
+/* A document on its lane (training's lanes in d2v_train.c, inference's in d2v_infer.c). */
 struct lane {
     int64_t d;       /* the document */
-    wv_rng rng;      /* its own stream */
-    int epoch;
-    float alpha;     /* its pass's rate */
+    wv_rng rng;      /* inference: its own stream */
+    int epoch;       /* inference: its pass, */
+    float alpha;     /* ... and the pass's rate */
     int64_t pos;     /* its next word to read */
     int len, i;      /* its piece (kept words) and the position in it */
     int32_t *piece;
@@ -98,26 +98,36 @@ WV_HOT double ns_products(wv_d2v_worker *w, const float *h, int32_t target, floa
     return loss;
 }
 
-/* Negative sampling: h predicts target against the negatives; the error
- * for h is added to neu1e, and the output rows move only where the hidden
- * layer learns (not in inference). The products are all taken before any
- * row moves: word2vec.c's loop but for a negative drawn twice, whose second
+/* Negative sampling: h predicts target against the negatives; `e` becomes
+ * e_scale x the error for h (with `add`: e += it; e may be h itself), and
+ * the output rows move only where the hidden layer learns (not in
+ * inference), in the same pass. The products are all taken before any row
+ * moves: word2vec.c's loop but for a negative drawn twice, whose second
  * product there sees its first move. */
-WV_HOT double predict_ns(wv_d2v_worker *w, const float *h, int32_t target, float *neu1e, float alpha) {
+WV_HOT double predict_ns(wv_d2v_worker *w, const float *h, int32_t target, float *e, float e_scale, int add,
+                         float alpha) {
     const int dim = w->m->k.cfg.dim;
     int n;
     double loss = ns_products(w, h, target, alpha, 1.0f, &n);
     const float *g = w->dots + 1 + w->m->k.cfg.negative;
-    wv_add_combination(neu1e, w->outs, g, 1, n, dim);
-    if (w->m->learn_hidden) wv_add_to_rows((float *const *)w->outs, g, 1, n, h, dim);
+    if (w->m->learn_hidden) {
+        wv_add_combination_and_rows(e, e_scale, add, (float *const *)w->outs, g, n, h, dim);
+    } else {
+        if (!add) wv_zero(e, dim);
+        wv_add_combination(e, w->outs, g, 1, n, dim); /* e_scale is 1 wherever output rows are frozen */
+    }
     return loss;
 }
 
-/* Hierarchical softmax: the binary decisions along target's Huffman path. */
+/* Hierarchical softmax: the binary decisions along target's Huffman path;
+ * neu1e becomes the error for h. Where the output rows learn, word2vec's
+ * kernel (loss_hs.h); else the path read only. */
 WV_HOT double predict_hs(const wv_d2v_model *m, wv_hot_rows *rows, const float *h, int32_t target, float *neu1e,
                          float alpha) {
     const wv_w2v_model *k = &m->k;
     const int dim = k->cfg.dim;
+    wv_zero(neu1e, dim);
+    if (m->learn_hidden) return hs_update(k, rows, h, target, neu1e, alpha);
     const uint8_t *code = k->codes + (size_t)target * WV_MAX_CODE_LENGTH;
     const int32_t *point = k->points + (size_t)target * WV_MAX_CODE_LENGTH;
     double loss = 0.0;
@@ -129,30 +139,39 @@ WV_HOT double predict_hs(const wv_d2v_model *m, wv_hot_rows *rows, const float *
         if (f <= -WV_SIGMOID_MAX || f >= WV_SIGMOID_MAX) continue; /* word2vec.c skips outside the table */
         float g = (1.0f - code[d] - k->sigmoid.sigmoid[wv_sigmoid_index(f)]) * alpha;
         wv_axpy(g, out, neu1e, dim);
-        if (m->learn_hidden) wv_axpy(g, h, out, dim);
     }
     return loss;
 }
 
-/* One prediction by the worker's loss; merges its hot rows when due. */
+/* Merges the worker's hot rows when due (after each prediction). */
+WV_HOT void sync_when_due(wv_d2v_worker *w) {
+    if (++w->since_sync >= WV_HOT_SYNC_WORDS || w->rows.touches >= WV_HOT_SYNC_TOUCHES) {
+        wv_hot_rows_sync(&w->rows, w->m->k.cfg.dim);
+        w->since_sync = 0;
+    }
+}
+
+/* One prediction by the worker's loss: neu1e becomes the error for h. */
 WV_HOT double predict(wv_d2v_worker *w, const float *h, int32_t target, float *neu1e, float alpha) {
     const wv_d2v_model *m = w->m;
     double loss = m->k.cfg.loss == WV_LOSS_HS ? predict_hs(m, &w->rows, h, target, neu1e, alpha)
-                                              : predict_ns(w, h, target, neu1e, alpha);
-    if (++w->since_sync >= WV_HOT_SYNC_WORDS || w->rows.touches >= WV_HOT_SYNC_TOUCHES) {
-        wv_hot_rows_sync(&w->rows, m->k.cfg.dim);
-        w->since_sync = 0;
-    }
+                                              : predict_ns(w, h, target, neu1e, 1.0f, 0, alpha);
+    sync_when_due(w);
     return loss;
 }
 
 /* One input row (a tag's, or a context word's with dbow_words) predicts
- * target; the row moves when `learn` and by `lock`. */
+ * target; the row moves when `learn` and by `lock`: with NS in the pass that
+ * moves the output rows (no error buffer). */
 WV_HOT double row_step(wv_d2v_worker *w, float *in, float lock, int learn, int32_t target, float alpha) {
-    const int dim = w->m->k.cfg.dim;
-    wv_zero(w->neu1e, dim);
+    const wv_d2v_model *m = w->m;
+    if (learn && m->learn_hidden && m->k.cfg.loss == WV_LOSS_NS) {
+        double loss = predict_ns(w, in, target, in, lock, 1, alpha);
+        sync_when_due(w);
+        return loss;
+    }
     double loss = predict(w, in, target, w->neu1e, alpha);
-    if (learn) wv_axpy(lock, w->neu1e, in, dim);
+    if (learn) wv_axpy(lock, w->neu1e, in, m->k.cfg.dim);
     return loss;
 }
 
@@ -201,18 +220,19 @@ WV_HOT double group_step(wv_d2v_worker *w, float *h, const int32_t *targets, int
 }
 
 /* PV-DM's input layer: w->neu1 = the mean (or sum) of the context words'
- * rows (w->inputs holds them after) and the tag rows, the window's in one
- * pass. Returns 1 / their number. */
+ * rows and the tag rows, in one pass over them (with one tag, the common
+ * case, it is w->inputs[n_ctx] after the words' rows; with more, each is
+ * added after). Returns 1 / their number. */
 WV_HOT float dm_layer(wv_d2v_worker *w, const int32_t *tags, int n_tags, const int32_t *ctx, int n_ctx) {
     const wv_d2v_model *m = w->m;
     const int dim = m->vec_dim;
-    static const float one = 1.0f;
-    for (int c = 0; c < n_ctx; c++) w->inputs[c] = word_row(m, ctx[c]);
-    wv_zero(w->neu1, dim);
-    wv_add_combination(w->neu1, w->inputs, &one, 0, n_ctx, dim);
-    for (int t = 0; t < n_tags; t++) wv_axpy(1.0f, tag_row(m, tags[t]), w->neu1, dim);
     const float inv = 1.0f / (float)(n_ctx + n_tags);
-    if (m->k.cfg.cbow_mean) wv_scale(inv, w->neu1, dim);
+    const float weight = m->k.cfg.cbow_mean ? inv : 1.0f;
+    for (int c = 0; c < n_ctx; c++) w->inputs[c] = word_row(m, ctx[c]);
+    const int one_tag = n_tags == 1; /* w->inputs holds 2 window + 1 rows */
+    if (one_tag) w->inputs[n_ctx] = tag_row(m, tags[0]);
+    wv_set_combination(w->neu1, w->inputs, &weight, 0, n_ctx + one_tag, dim);
+    for (int t = 0; t < n_tags && !one_tag; t++) wv_axpy(weight, tag_row(m, tags[t]), w->neu1, dim);
     return inv;
 }
 
@@ -226,15 +246,24 @@ WV_HOT double dm_step(wv_d2v_worker *w, const int32_t *tags, int n_tags, const i
     const int dim = m->vec_dim;
     float *neu1e = w->neu1e;
     const float inv = dm_layer(w, tags, n_tags, ctx, n_ctx);
-    wv_zero(neu1e, dim);
     double loss = predict(w, w->neu1, target, neu1e, alpha);
-    if (!m->k.cfg.cbow_mean) wv_scale(inv, neu1e, dim);
-    if (m->learn_doctags)
-        for (int t = 0; t < n_tags; t++) wv_axpy(1.0f, neu1e, tag_row(m, tags[t]), dim);
-    if (m->learn_words) {
-        for (int c = 0; c < n_ctx; c++) w->locks[c] = word_lock(m, ctx[c]);
-        wv_add_to_rows((float *const *)w->inputs, w->locks, 1, n_ctx, neu1e, dim);
+    const float share = m->k.cfg.cbow_mean ? 1.0f : inv;
+    /* the rows that learn, in w->inputs: the words' (by their locks), then the one tag's */
+    const int locked = m->k.input_lock != NULL;
+    int n = 0;
+    if (m->learn_words) { /* w->inputs[0, n_ctx) are their rows */
+        n = n_ctx;
+        for (int c = 0; c < n_ctx && locked; c++) w->locks[c] = share * word_lock(m, ctx[c]);
     }
+    const int tag_in_rows = n_tags == 1 && m->learn_doctags;
+    if (tag_in_rows) {
+        w->inputs[n] = tag_row(m, tags[0]);
+        w->locks[n++] = share;
+    }
+    if (locked) wv_add_to_rows((float *const *)w->inputs, w->locks, 1, n, neu1e, dim);
+    else wv_add_to_rows((float *const *)w->inputs, &share, 0, n, neu1e, dim); /* every row by the same factor */
+    if (m->learn_doctags && !tag_in_rows)
+        for (int t = 0; t < n_tags; t++) wv_axpy(share, neu1e, tag_row(m, tags[t]), dim);
     return loss;
 }
 
@@ -261,10 +290,9 @@ WV_HOT void concat_layer(wv_d2v_worker *w, const int32_t *tags, int n_tags, cons
 WV_HOT double concat_step(wv_d2v_worker *w, const int32_t *tags, int n_tags, const int32_t *slots, int n_slots,
                           int32_t target, float alpha) {
     const wv_d2v_model *m = w->m;
-    const int vd = m->vec_dim, dim = m->k.cfg.dim;
+    const int vd = m->vec_dim;
     float *neu1e = w->neu1e;
     concat_layer(w, tags, n_tags, slots, n_slots);
-    wv_zero(neu1e, dim);
     double loss = predict(w, w->neu1, target, neu1e, alpha);
     if (m->learn_doctags)
         for (int t = 0; t < n_tags; t++) wv_axpy(1.0f, neu1e + (size_t)t * vd, tag_row(m, tags[t]), vd);
@@ -292,17 +320,22 @@ WV_HOT int draws(const wv_d2v_model *m) {
     return m->shared_negatives && !m->infer_epochs && m->group_negatives > m->k.cfg.negative ? m->group_negatives : m->k.cfg.negative;
 }
 
-/* The set drawn ahead becomes the current one, and the next is drawn and its rows fetched. */
-WV_HOT void draw_negatives(wv_d2v_worker *w, wv_rng *rng) {
+/* Draws the next set (w->next_negatives) and asks for its rows. */
+WV_HOT void draw_next_negatives(wv_d2v_worker *w, wv_rng *rng) {
     const wv_w2v_model *k = &w->m->k;
-    if (k->cfg.loss != WV_LOSS_NS) return;
-    int32_t *t = w->negatives;
-    w->negatives = w->next_negatives;
-    w->next_negatives = t;
     const int n = draws(w->m);
     for (int d = 0; d < n; d++) w->next_negatives[d] = wv_alias_draw(&k->noise, rng);
     for (int d = 0; d < n; d++)
         wv_prefetch_span(wv_out_row(&w->rows, w->next_negatives[d], k->cfg.dim), (size_t)k->cfg.dim);
+}
+
+/* The set drawn ahead becomes the current one, and the next is drawn and its rows fetched. */
+WV_HOT void draw_negatives(wv_d2v_worker *w, wv_rng *rng) {
+    if (w->m->k.cfg.loss != WV_LOSS_NS) return;
+    int32_t *t = w->negatives;
+    w->negatives = w->next_negatives;
+    w->next_negatives = t;
+    draw_next_negatives(w, rng);
 }
 
 /* A thread's running counts, published every PROGRESS_STEP words. */
@@ -312,6 +345,23 @@ typedef struct {
     int64_t examples;
     float alpha;
 } tally;
+
+/* Reads lane l's next piece from l->pos on (at most max_sentence_length
+ * kept words, subsampled by rng as word2vec.c) and starts it. Returns its
+ * length: 0 when every word read was dropped or none was left. */
+WV_HOT int lane_read_piece(const wv_d2v_model *m, lane *l, wv_rng *rng, tally *t) {
+    const int64_t end = m->doc_start[l->d + 1];
+    const int max_len = m->k.cfg.max_sentence_length;
+    l->len = l->i = 0;
+    while (l->pos < end && l->len < max_len) {
+        const int32_t id = m->words[l->pos++];
+        t->unpublished++;
+        const float keep = m->k.keep_prob[id];
+        if (keep < 1.0f && wv_rng_uniform(rng) >= keep) continue;
+        l->piece[l->len++] = id;
+    }
+    return l->len;
+}
 
 /* Stops the run with this error (the first one reported wins). */
 void wv_d2v_fail(wv_d2v_model *m, wv_status status);
