@@ -111,7 +111,7 @@ int wv_d2v_infer_documents(wv_d2v_worker *w, int64_t lo, int64_t hi, tally *t) {
                     t->loss += lane_step(w, l);
                     t->examples++;
                     if (lane_next(w, l, t)) {
-                        prefetch_target(w, l->piece[l->i]);
+                        prefetch_lane(w, l);
                         k++;
                         continue;
                     }

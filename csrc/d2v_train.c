@@ -1,8 +1,9 @@
 /* Paragraph vectors (d2v.h): a pass over the documents on T threads, each
  * claiming blocks of documents in order, each document cut into pieces of
  * at most max_sentence_length kept words (subsampled as word2vec.c), each
- * piece trained position by position in the mode's way; in inference each
- * block goes to d2v_infer.c. */
+ * piece trained position by position in the mode's way (PV-DBOW with NS:
+ * eight documents' positions in turn, train_lanes); in inference each block
+ * goes to d2v_infer.c. */
 #include "d2v.h"
 
 #include <math.h>
@@ -16,12 +17,13 @@
  * is a short wait, large enough that claiming costs nothing. */
 #define BLOCK_WORDS 16384
 
-/* Whether a pass trains its documents in lanes: with NS, but for the
- * skip-gram pairs of dbow_words and the groups of shared_negatives, which
- * draw their own sets. */
+/* Whether a pass trains its documents in lanes: PV-DBOW with NS, but for
+ * the skip-gram pairs of dbow_words and the groups of shared_negatives,
+ * which draw their own sets. Not PV-DM: on docs_21m its documents' measure
+ * fell 0.755 -> 0.730 with the set shared across lanes (performance.md). */
 static int in_lanes(const wv_d2v_model *m) {
-    return m->k.cfg.loss == WV_LOSS_NS && !m->infer_epochs && !(m->mode == WV_D2V_DBOW
-                                                                  && ((m->dbow_words && m->learn_words) || m->shared_negatives));
+    return m->k.cfg.loss == WV_LOSS_NS && !m->infer_epochs && m->mode == WV_D2V_DBOW
+           && !(m->dbow_words && m->learn_words) && !m->shared_negatives;
 }
 
 /* Trains position i of piece p[0..len) of a document tagged
@@ -100,18 +102,6 @@ static int train_lane_next(wv_d2v_worker *w, lane *l, wv_rng *rng, tally *t) {
     return 0;
 }
 
-/* The rows lane l's next position reads first: its target's output rows,
- * and with PV-DM the word row that enters its window (the whole window's at
- * a piece's start): the lane's turn comes a lane group later. */
-WV_HOT void prefetch_lane(const wv_d2v_worker *w, const lane *l) {
-    const wv_d2v_model *m = w->m;
-    prefetch_target(w, l->piece[l->i]);
-    if (m->mode == WV_D2V_DBOW) return;
-    const int window = m->k.cfg.window;
-    const int to = l->i + window < l->len ? l->i + window : l->len - 1;
-    for (int c = l->i ? to : 0; c <= to; c++) wv_prefetch_span(word_row(m, l->piece[c]), (size_t)m->vec_dim);
-}
-
 /* Documents [lo, hi) in lanes: WV_D2V_LANES of them side by side in the
  * block's order, a position each a step, the step's negatives one set for
  * every lane (shared across documents, as skip-gram's window shares them
@@ -131,10 +121,6 @@ static int train_lanes(wv_d2v_worker *w, wv_rng *rng, int64_t lo, int64_t hi, ta
             lane *l = &lanes[active];
             l->d = next++;
             l->pos = m->doc_start[l->d];
-            if (m->mode == WV_D2V_DM_CONCAT && m->tag_start[l->d + 1] - m->tag_start[l->d] != m->dm_tag_count) {
-                t->unpublished += m->doc_start[l->d + 1] - l->pos; /* gensim skips it */
-                continue;
-            }
             l->len = l->i = 0;
             if (train_lane_next(w, l, rng, t)) {
                 prefetch_lane(w, l);

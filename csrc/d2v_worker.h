@@ -338,6 +338,18 @@ WV_HOT void draw_negatives(wv_d2v_worker *w, wv_rng *rng) {
     draw_next_negatives(w, rng);
 }
 
+/* The rows lane l's next position reads first: its target's output rows,
+ * and with PV-DM the word row that enters its window (the whole window's at
+ * a piece's start): the lane's turn comes a lane group later. */
+WV_HOT void prefetch_lane(const wv_d2v_worker *w, const lane *l) {
+    const wv_d2v_model *m = w->m;
+    prefetch_target(w, l->piece[l->i]);
+    if (m->mode == WV_D2V_DBOW) return;
+    const int window = m->k.cfg.window;
+    const int to = l->i + window < l->len ? l->i + window : l->len - 1;
+    for (int c = l->i ? to : 0; c <= to; c++) wv_prefetch_span(word_row(m, l->piece[c]), (size_t)m->vec_dim);
+}
+
 /* A thread's running counts, published every PROGRESS_STEP words. */
 typedef struct {
     int64_t unpublished;
