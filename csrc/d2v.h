@@ -12,8 +12,9 @@
  *              (a null word padding the document's ends) predict the centre
  *              word; the output rows are that wide
  *
- * PV-DBOW with NS trains eight of a thread's documents side by side, each
- * step's negative set serving all eight (d2v_train.c).
+ * PV-DBOW with NS (but for dbow_words and shared_negatives) trains eight of
+ * a thread's documents side by side, each step's negative set serving all
+ * eight (d2v_train.c).
  *
  * Inference trains fresh tag rows, one a document, each document its own
  * passes with the learning rate falling from alpha to min_alpha over them

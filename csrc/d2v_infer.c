@@ -7,7 +7,6 @@
  * (from its words) draws its starting row, subsampling and windows. The
  * negatives' rows, random rows of the whole output matrix, are then fetched
  * once for the lane instead of once a document. */
-#include <math.h>
 #include <stdlib.h>
 
 #include "d2v_worker.h"
@@ -115,19 +114,9 @@ int wv_d2v_infer_documents(wv_d2v_worker *w, int64_t lo, int64_t hi, tally *t) {
                         k++;
                         continue;
                     }
-                    /* done: the last active lane takes its place (the order of lanes is not in any result) */
-                    lane done = *l;
-                    *l = lanes[--active];
-                    lanes[active] = done;
+                    active = retire_lane(lanes, k, active);
                 }
-                if (!isfinite(t->loss)) {
-                    wv_d2v_fail(m, WV_ERR_DIVERGED);
-                    return 1;
-                }
-                if (t->unpublished >= PROGRESS_STEP) {
-                    wv_d2v_publish(w, t);
-                    if (atomic_load_explicit(&m->k.stop, memory_order_relaxed)) return 1;
-                }
+                if (lanes_step_done(w, t)) return 1;
             }
         }
     }

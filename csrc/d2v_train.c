@@ -27,8 +27,8 @@ static int in_lanes(const wv_d2v_model *m) {
 }
 
 /* Trains position i of piece p[0..len) of a document tagged
- * tags[0..n_tags). Each prediction draws its negatives, or with `shared`
- * every one takes the set in w->negatives (the lanes' step's). */
+ * tags[0..n_tags). Each prediction draws its negatives, but with `shared`
+ * (PV-DBOW's lanes) the tags' predictions take the set in w->negatives. */
 WV_HOT void train_position(wv_d2v_worker *w, wv_rng *rng, const int32_t *p, int len, int i, const int32_t *tags,
                            int n_tags, float alpha, int shared, double *loss, int64_t *examples) {
     wv_d2v_model *m = w->m;
@@ -67,12 +67,12 @@ WV_HOT void train_position(wv_d2v_worker *w, wv_rng *rng, const int32_t *p, int 
         for (int c = lo; c <= hi; c++)
             if (c != i) w->slots[n_ctx++] = p[c];
         if (n_ctx + n_tags == 0) return;
-        if (!shared) draw_negatives(w, rng);
+        draw_negatives(w, rng);
         *loss += dm_step(w, tags, n_tags, w->slots, n_ctx, target, alpha);
         (*examples)++;
     } else {
         concat_window(m, p, len, i, w->slots);
-        if (!shared) draw_negatives(w, rng);
+        draw_negatives(w, rng);
         *loss += concat_step(w, tags, n_tags, w->slots, 2 * window, target, alpha);
         (*examples)++;
     }
@@ -139,19 +139,9 @@ static int train_lanes(wv_d2v_worker *w, wv_rng *rng, int64_t lo, int64_t hi, ta
                 k++;
                 continue;
             }
-            /* done: the last active lane takes its place */
-            lane done = *l;
-            *l = lanes[--active];
-            lanes[active] = done;
+            active = retire_lane(lanes, k, active);
         }
-        if (!isfinite(t->loss)) {
-            wv_d2v_fail(m, WV_ERR_DIVERGED);
-            return 1;
-        }
-        if (t->unpublished >= PROGRESS_STEP) {
-            wv_d2v_publish(w, t);
-            if (atomic_load_explicit(&m->k.stop, memory_order_relaxed)) return 1;
-        }
+        if (lanes_step_done(w, t)) return 1;
     }
 }
 
@@ -173,8 +163,7 @@ void wv_d2v_publish(wv_d2v_worker *w, tally *t) {
 /* One pass over document d with these tags: its words subsampled and cut
  * into pieces of at most max_sentence_length, each piece trained. Returns
  * 0, or 1 when the run must stop. */
-static int train_document(wv_d2v_worker *w, wv_rng *rng, int64_t d, const int32_t *tags, int n_tags, float alpha,
-                          tally *t) {
+static int train_document(wv_d2v_worker *w, wv_rng *rng, int64_t d, const int32_t *tags, int n_tags, tally *t) {
     wv_d2v_model *m = w->m;
     const int max_len = m->k.cfg.max_sentence_length;
     int64_t pos = m->doc_start[d];
@@ -188,7 +177,7 @@ static int train_document(wv_d2v_worker *w, wv_rng *rng, int64_t d, const int32_
             if (keep < 1.0f && wv_rng_uniform(rng) >= keep) continue;
             w->piece[len++] = id;
         }
-        if (len) train_piece(w, rng, len, tags, n_tags, m->infer_epochs ? alpha : t->alpha, &t->loss, &t->examples);
+        if (len) train_piece(w, rng, len, tags, n_tags, t->alpha, &t->loss, &t->examples);
         if (!isfinite(t->loss)) {
             wv_d2v_fail(m, WV_ERR_DIVERGED);
             return 1;
@@ -226,7 +215,7 @@ static void run_worker(void *arg) {
                     t.unpublished += m->doc_start[d + 1] - m->doc_start[d];
                     continue;
                 }
-                stop = train_document(w, &rng, d, m->tags + t0, n_tags, t.alpha, &t);
+                stop = train_document(w, &rng, d, m->tags + t0, n_tags, &t);
             }
         if (stop) break;
     }
@@ -235,7 +224,8 @@ static void run_worker(void *arg) {
 }
 
 typedef struct {
-    size_t piece, slots, layer, negatives, lanes, outs, dots, inputs, locks; /* lanes: the lanes, order and pieces, else 0 */
+    /* lanes: the lanes, inference's order, and the lanes' pieces; else 0 */
+    size_t piece, slots, layer, negatives, lanes, outs, dots, inputs, locks;
     wv_hot_span hot;
 } worker_sizes;
 
@@ -256,7 +246,7 @@ static worker_sizes sizes_of(const wv_d2v_model *m, int n_threads) {
         .locks = (size_t)(2 * (size_t)m->k.cfg.window + 1) * sizeof(float),
         .lanes = m->infer_epochs || in_lanes(m) ? WV_D2V_LANES * (sizeof(lane) + (size_t)m->k.cfg.max_sentence_length
                                                                       * sizeof(int32_t))
-                                       + WV_D2V_SORTED * sizeof(sized_doc)
+                                       + (m->infer_epochs ? WV_D2V_SORTED * sizeof(sized_doc) : 0)
                                  : 0,
         .hot = m->k.cfg.loss == WV_LOSS_HS ? hs_hot_rows(&m->k, wanted) : ns_hot_rows(&m->k, wanted),
     };
@@ -310,8 +300,9 @@ static wv_status init_worker(wv_d2v_model *m, wv_d2v_worker *w, int epoch, int n
     if (z.lanes) { /* one block: the lanes, the order, then each lane's piece */
         w->lanes = wv_alloc_lines(z.lanes);
         if (!w->lanes) return WV_ERR_NOMEM;
-        w->order = (sized_doc *)(w->lanes + WV_D2V_LANES);
-        int32_t *pieces = (int32_t *)(w->order + WV_D2V_SORTED);
+        w->order = m->infer_epochs ? (sized_doc *)(w->lanes + WV_D2V_LANES) : NULL; /* inference's */
+        int32_t *pieces = m->infer_epochs ? (int32_t *)(w->order + WV_D2V_SORTED)
+                                          : (int32_t *)(w->lanes + WV_D2V_LANES);
         for (int l = 0; l < WV_D2V_LANES; l++) w->lanes[l].piece = pieces + (size_t)l * m->k.cfg.max_sentence_length;
     }
     return wv_hot_rows_init(&w->rows, m->k.output, m->k.cfg.dim, z.hot);

@@ -5,6 +5,7 @@
 #ifndef WV_D2V_WORKER_H
 #define WV_D2V_WORKER_H
 
+#include <math.h>
 #include <string.h>
 
 #include "d2v.h"
@@ -19,9 +20,10 @@
 /* Words a thread trains before it publishes its progress and reads the
  * learning rate again (word2vec.c's 10,000). */
 #define PROGRESS_STEP 10000
-/* Inference: documents a lane group (one negative set serves them all), and
- * documents sorted by length at a time before they are grouped (so that a
- * group's documents end together and its negatives keep serving several). */
+/* Documents a lane group (one negative set serves them all; inference, and
+ * PV-DBOW's training), and in inference documents sorted by length at a time
+ * before they are grouped (so that a group's documents end together and its
+ * negatives keep serving several). */
 #define WV_D2V_LANES 8
 #define WV_D2V_SORTED 256
 
@@ -54,7 +56,7 @@ struct wv_d2v_worker {
     int32_t *next_negatives; /* negative: the next prediction's, drawn ahead so that their rows are fetched
                               * while this one trains (the loop waits on random rows, not arithmetic) */
     wv_hot_rows rows;    /* output rows, the most written ones private with several threads (hotrows.h) */
-    lane *lanes;         /* inference: WV_D2V_LANES documents side by side, each with its piece */
+    lane *lanes;         /* WV_D2V_LANES documents side by side, each with its piece (in_lanes, inference) */
     sized_doc *order;    /* inference: WV_D2V_SORTED documents by length */
     const float **outs;  /* 1 + negative: a prediction's output rows (ns_products) */
     float *dots;         /* 2 x (1 + negative): their products, then their gradients */
@@ -380,6 +382,29 @@ void wv_d2v_fail(wv_d2v_model *m, wv_status status);
 /* Publishes the progress and the loss so far; in training reads the
  * learning rate again. */
 void wv_d2v_publish(wv_d2v_worker *w, tally *t);
+/* Lane k's document is done: the last active lane takes its place (the
+ * order of lanes is not in any result). Returns the lanes still active. */
+WV_HOT int retire_lane(lane *lanes, int k, int active) {
+    lane done = lanes[k];
+    lanes[k] = lanes[--active];
+    lanes[active] = done;
+    return active;
+}
+
+/* After a step of the lanes: stops a diverged run, and publishes the
+ * progress when due. Returns 1 when the run must stop. */
+WV_HOT int lanes_step_done(wv_d2v_worker *w, tally *t) {
+    if (!isfinite(t->loss)) {
+        wv_d2v_fail(w->m, WV_ERR_DIVERGED);
+        return 1;
+    }
+    if (t->unpublished >= PROGRESS_STEP) {
+        wv_d2v_publish(w, t);
+        if (atomic_load_explicit(&w->m->k.stop, memory_order_relaxed)) return 1;
+    }
+    return 0;
+}
+
 /* Infers documents [lo, hi) (d2v_infer.c): in order of length,
  * WV_D2V_LANES at a time. Returns 0, or 1 when the run must stop. */
 int wv_d2v_infer_documents(wv_d2v_worker *w, int64_t lo, int64_t hi, tally *t);

@@ -353,7 +353,8 @@ cdef class Doc2VecCore:
         the loss. Rows move in place."""
         cdef int32_t[::1] t = np.ascontiguousarray(targets, dtype=np.int32)
         cdef int32_t[::1] neg = np.ascontiguousarray(negatives, dtype=np.int32)
-        cdef float[::1] scratch = np.zeros(2 * self.m.k.cfg.dim + 4 * (1 + self.m.k.cfg.negative), dtype=np.float32)
+        cdef float[::1] scratch = np.zeros(2 * self.m.k.cfg.dim + 4 * (1 + self.m.k.cfg.negative) + 3,
+                                           dtype=np.float32)
         if not self._docs or not 0 <= tag < self.m.n_doctags or t.shape[0] < 1 or self.m.mode != WV_D2V_DBOW:
             raise ValueError("attach documents first; a DBOW model, a tag in range and at least one target")
         if self.m.k.cfg.loss != WV_LOSS_NS or neg.shape[0] != self.m.group_negatives:
