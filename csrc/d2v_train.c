@@ -165,18 +165,10 @@ void wv_d2v_publish(wv_d2v_worker *w, tally *t) {
  * 0, or 1 when the run must stop. */
 static int train_document(wv_d2v_worker *w, wv_rng *rng, int64_t d, const int32_t *tags, int n_tags, tally *t) {
     wv_d2v_model *m = w->m;
-    const int max_len = m->k.cfg.max_sentence_length;
     int64_t pos = m->doc_start[d];
     const int64_t end = m->doc_start[d + 1];
     while (pos < end) {
-        int len = 0;
-        while (pos < end && len < max_len) {
-            int32_t id = m->words[pos++];
-            t->unpublished++;
-            float keep = m->k.keep_prob[id];
-            if (keep < 1.0f && wv_rng_uniform(rng) >= keep) continue;
-            w->piece[len++] = id;
-        }
+        const int len = read_piece(m, &pos, end, rng, t, w->piece);
         if (len) train_piece(w, rng, len, tags, n_tags, t->alpha, &t->loss, &t->examples);
         if (!isfinite(t->loss)) {
             wv_d2v_fail(m, WV_ERR_DIVERGED);

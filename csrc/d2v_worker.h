@@ -360,20 +360,27 @@ typedef struct {
     float alpha;
 } tally;
 
-/* Reads lane l's next piece from l->pos on (at most max_sentence_length
- * kept words, subsampled by rng as word2vec.c) and starts it. Returns its
- * length: 0 when every word read was dropped or none was left. */
-WV_HOT int lane_read_piece(const wv_d2v_model *m, lane *l, wv_rng *rng, tally *t) {
-    const int64_t end = m->doc_start[l->d + 1];
+/* Reads a piece of document words from *pos up to end into piece: at most
+ * max_sentence_length kept words, subsampled by rng as word2vec.c, each
+ * word read counted in t. Returns its length: 0 when every word read was
+ * dropped or none was left. */
+WV_HOT int read_piece(const wv_d2v_model *m, int64_t *pos, int64_t end, wv_rng *rng, tally *t, int32_t *piece) {
     const int max_len = m->k.cfg.max_sentence_length;
-    l->len = l->i = 0;
-    while (l->pos < end && l->len < max_len) {
-        const int32_t id = m->words[l->pos++];
+    int len = 0;
+    while (*pos < end && len < max_len) {
+        const int32_t id = m->words[(*pos)++];
         t->unpublished++;
         const float keep = m->k.keep_prob[id];
         if (keep < 1.0f && wv_rng_uniform(rng) >= keep) continue;
-        l->piece[l->len++] = id;
+        piece[len++] = id;
     }
+    return len;
+}
+
+/* Reads lane l's next piece (read_piece) and starts it. Returns its length. */
+WV_HOT int lane_read_piece(const wv_d2v_model *m, lane *l, wv_rng *rng, tally *t) {
+    l->i = 0;
+    l->len = read_piece(m, &l->pos, m->doc_start[l->d + 1], rng, t, l->piece);
     return l->len;
 }
 
