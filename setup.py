@@ -14,7 +14,7 @@ from setuptools import Extension, setup
 CFLAGS = ["-std=c11", "-O3", "-Wall", "-Wextra", "-fopenmp-simd", "-fno-math-errno", "-ffp-contract=fast"]
 LDFLAGS = ["-pthread"]
 if os.environ.get("WV_ENGINE_SANITIZE"):  # opt-in ASan/UBSan build of the C core
-    CFLAGS += ["-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined"]
+    CFLAGS += ["-O1", "-g1", "-fno-omit-frame-pointer", "-fsanitize=address,undefined"]
     LDFLAGS += ["-fsanitize=address,undefined"]
 if sys.platform == "win32":
     CFLAGS, LDFLAGS = ["/O2"], []

@@ -41,16 +41,17 @@ WV_HOT double infer_ns(wv_d2v_worker *w, const float *h, int32_t target, float *
     return loss;
 }
 
-/* Lane l's prediction at its position (the step's negatives in w->negatives). */
-WV_HOT double lane_step(wv_d2v_worker *w, lane *l) {
+/* Lane l's prediction at its position (the step's negatives in
+ * w->negatives), in the way of `mode` (a constant where inlined). */
+WV_HOT double lane_step(wv_d2v_worker *w, lane *l, int mode) {
     wv_d2v_model *m = w->m;
     const int window = m->k.cfg.window, i = l->i, len = l->len, vd = m->vec_dim;
     const int ns = m->k.cfg.loss == WV_LOSS_NS;
     const int32_t *p = l->piece, tag = (int32_t)l->d;
     float *row = tag_row(m, tag);
-    if (m->mode == WV_D2V_DBOW)
+    if (mode == WV_D2V_DBOW)
         return ns ? infer_ns(w, row, p[i], row, vd, 1.0f, l->alpha) : row_step(w, row, 1.0f, 1, p[i], l->alpha);
-    if (m->mode == WV_D2V_DM) {
+    if (mode == WV_D2V_DM) {
         int radius = window;
         if (m->k.cfg.shrink_windows) radius = window - (int)wv_rng_below(&l->rng, (uint32_t)window);
         const int lo = i - radius < 0 ? 0 : i - radius, hi = i + radius >= len ? len - 1 : i + radius;
@@ -74,8 +75,8 @@ static int by_length(const void *a, const void *b) {
     return x->d < y->d ? -1 : x->d > y->d;
 }
 
-WV_MULTIVERSION
-int wv_d2v_infer_documents(wv_d2v_worker *w, int64_t lo, int64_t hi, tally *t) {
+/* Documents [lo, hi) inferred in the way of `mode` (a constant where inlined). */
+WV_HOT int infer_documents(wv_d2v_worker *w, int64_t lo, int64_t hi, tally *t, int mode) {
     wv_d2v_model *m = w->m;
     const int vd = m->vec_dim;
     const int ns = m->k.cfg.loss == WV_LOSS_NS;
@@ -107,7 +108,7 @@ int wv_d2v_infer_documents(wv_d2v_worker *w, int64_t lo, int64_t hi, tally *t) {
                 if (ns) draw_negatives(w, &stream);
                 for (int k = 0; k < active;) {
                     lane *l = &lanes[k];
-                    t->loss += lane_step(w, l);
+                    t->loss += lane_step(w, l, mode);
                     t->examples++;
                     if (lane_next(w, l, t)) {
                         prefetch_lane(w, l);
@@ -121,4 +122,29 @@ int wv_d2v_infer_documents(wv_d2v_worker *w, int64_t lo, int64_t hi, tally *t) {
         }
     }
     return 0;
+}
+
+/* infer_documents, a loop a mode (as d2v_train.c's train_piece: one loop
+ * holding every mode's code was too large for the compiler's global passes). */
+WV_MULTIVERSION
+static int infer_dbow(wv_d2v_worker *w, int64_t lo, int64_t hi, tally *t) {
+    return infer_documents(w, lo, hi, t, WV_D2V_DBOW);
+}
+
+WV_MULTIVERSION
+static int infer_dm(wv_d2v_worker *w, int64_t lo, int64_t hi, tally *t) {
+    return infer_documents(w, lo, hi, t, WV_D2V_DM);
+}
+
+WV_MULTIVERSION
+static int infer_concat(wv_d2v_worker *w, int64_t lo, int64_t hi, tally *t) {
+    return infer_documents(w, lo, hi, t, WV_D2V_DM_CONCAT);
+}
+
+int wv_d2v_infer_documents(wv_d2v_worker *w, int64_t lo, int64_t hi, tally *t) {
+    switch (w->m->mode) {
+    case WV_D2V_DBOW: return infer_dbow(w, lo, hi, t);
+    case WV_D2V_DM: return infer_dm(w, lo, hi, t);
+    default: return infer_concat(w, lo, hi, t);
+    }
 }

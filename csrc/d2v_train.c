@@ -27,26 +27,29 @@ static int in_lanes(const wv_d2v_model *m) {
 }
 
 /* Trains position i of piece p[0..len) of a document tagged
- * tags[0..n_tags). Each prediction draws its negatives, but with `shared`
- * (PV-DBOW's lanes) the tags' predictions take the set in w->negatives. */
+ * tags[0..n_tags) in the way of `mode` (m->mode, a constant where this is
+ * inlined, so that each mode's loop holds its own code alone). Each
+ * prediction draws its negatives, but with `shared` (PV-DBOW's lanes,
+ * where in_lanes holds: no skip-gram pairs, no groups) the tags'
+ * predictions take the set in w->negatives. */
 WV_HOT void train_position(wv_d2v_worker *w, wv_rng *rng, const int32_t *p, int len, int i, const int32_t *tags,
-                           int n_tags, float alpha, int shared, double *loss, int64_t *examples) {
+                           int n_tags, float alpha, int shared, double *loss, int64_t *examples, int mode) {
     wv_d2v_model *m = w->m;
     const int window = m->k.cfg.window;
     const int32_t target = p[i];
     int radius = window;
-    if (m->mode != WV_D2V_DM_CONCAT && m->k.cfg.shrink_windows)
+    if (mode != WV_D2V_DM_CONCAT && m->k.cfg.shrink_windows)
         radius = window - (int)wv_rng_below(rng, (uint32_t)window);
     const int lo = i - radius < 0 ? 0 : i - radius, hi = i + radius >= len ? len - 1 : i + radius;
-    if (m->mode == WV_D2V_DBOW) {
-        if (m->dbow_words && m->learn_words) /* word2vec.c's skip-gram: each context word predicts the centre */
+    if (mode == WV_D2V_DBOW) {
+        if (!shared && m->dbow_words && m->learn_words) /* word2vec.c's skip-gram: each context word predicts the centre */
             for (int c = lo; c <= hi; c++) {
                 if (c == i) continue;
                 draw_negatives(w, rng);
                 *loss += row_step(w, word_row(m, p[c]), word_lock(m, p[c]), 1, target, alpha);
                 (*examples)++;
             }
-        if (m->shared_negatives && m->k.cfg.loss == WV_LOSS_NS) {
+        if (!shared && m->shared_negatives && m->k.cfg.loss == WV_LOSS_NS) {
             if (i % m->group) return; /* the group's first word trains the group */
             const int k = len - i < m->group ? len - i : m->group;
             for (int c = i + m->group; c < i + 2 * m->group && c < len; c++) prefetch_target(w, p[c]);
@@ -62,7 +65,7 @@ WV_HOT void train_position(wv_d2v_worker *w, wv_rng *rng, const int32_t *p, int 
             *loss += row_step(w, tag_row(m, tags[t]), 1.0f, m->learn_doctags, target, alpha);
             (*examples)++;
         }
-    } else if (m->mode == WV_D2V_DM) {
+    } else if (mode == WV_D2V_DM) {
         int n_ctx = 0;
         for (int c = lo; c <= hi; c++)
             if (c != i) w->slots[n_ctx++] = p[c];
@@ -80,16 +83,34 @@ WV_HOT void train_position(wv_d2v_worker *w, wv_rng *rng, const int32_t *p, int 
 
 /* Trains the piece w->piece[0..len) of a document tagged tags[0..n_tags),
  * a prediction's negatives drawn one prediction ahead. */
-WV_MULTIVERSION
-static void train_piece(wv_d2v_worker *w, wv_rng *rng, int len, const int32_t *tags, int n_tags, float alpha,
-                        double *loss, int64_t *examples) {
-    wv_d2v_model *m = w->m;
+WV_HOT void train_piece(wv_d2v_worker *w, wv_rng *rng, int len, const int32_t *tags, int n_tags, float alpha,
+                        double *loss, int64_t *examples, int mode) {
     const int32_t *p = w->piece;
-    if (m->k.cfg.loss == WV_LOSS_NS) draw_next_negatives(w, rng); /* the first prediction's */
+    if (w->m->k.cfg.loss == WV_LOSS_NS) draw_next_negatives(w, rng); /* the first prediction's */
     for (int i = 0; i < len; i++) {
         if (i + 1 < len) prefetch_target(w, p[i + 1]);
-        train_position(w, rng, p, len, i, tags, n_tags, alpha, 0, loss, examples);
+        train_position(w, rng, p, len, i, tags, n_tags, alpha, 0, loss, examples, mode);
     }
+}
+
+/* train_piece, a loop a mode: one function holding every mode's code was
+ * too large for the compiler's global passes (minutes a build). */
+WV_MULTIVERSION
+static void train_piece_dbow(wv_d2v_worker *w, wv_rng *rng, int len, const int32_t *tags, int n_tags, float alpha,
+                             double *loss, int64_t *examples) {
+    train_piece(w, rng, len, tags, n_tags, alpha, loss, examples, WV_D2V_DBOW);
+}
+
+WV_MULTIVERSION
+static void train_piece_dm(wv_d2v_worker *w, wv_rng *rng, int len, const int32_t *tags, int n_tags, float alpha,
+                           double *loss, int64_t *examples) {
+    train_piece(w, rng, len, tags, n_tags, alpha, loss, examples, WV_D2V_DM);
+}
+
+WV_MULTIVERSION
+static void train_piece_concat(wv_d2v_worker *w, wv_rng *rng, int len, const int32_t *tags, int n_tags,
+                               float alpha, double *loss, int64_t *examples) {
+    train_piece(w, rng, len, tags, n_tags, alpha, loss, examples, WV_D2V_DM_CONCAT);
 }
 
 /* Lane l's next position: the next of its piece, or the first of its
@@ -133,7 +154,7 @@ static int train_lanes(wv_d2v_worker *w, wv_rng *rng, int64_t lo, int64_t hi, ta
             lane *l = &lanes[k];
             const int64_t t0 = m->tag_start[l->d];
             train_position(w, rng, l->piece, l->len, l->i, m->tags + t0, (int)(m->tag_start[l->d + 1] - t0),
-                           t->alpha, 1, &t->loss, &t->examples);
+                           t->alpha, 1, &t->loss, &t->examples, WV_D2V_DBOW);
             if (train_lane_next(w, l, rng, t)) {
                 prefetch_lane(w, l);
                 k++;
@@ -169,7 +190,14 @@ static int train_document(wv_d2v_worker *w, wv_rng *rng, int64_t d, const int32_
     const int64_t end = m->doc_start[d + 1];
     while (pos < end) {
         const int len = read_piece(m, &pos, end, rng, t, w->piece);
-        if (len) train_piece(w, rng, len, tags, n_tags, t->alpha, &t->loss, &t->examples);
+        if (len) {
+            if (m->mode == WV_D2V_DBOW)
+                train_piece_dbow(w, rng, len, tags, n_tags, t->alpha, &t->loss, &t->examples);
+            else if (m->mode == WV_D2V_DM)
+                train_piece_dm(w, rng, len, tags, n_tags, t->alpha, &t->loss, &t->examples);
+            else
+                train_piece_concat(w, rng, len, tags, n_tags, t->alpha, &t->loss, &t->examples);
+        }
         if (!isfinite(t->loss)) {
             wv_d2v_fail(m, WV_ERR_DIVERGED);
             return 1;
@@ -389,16 +417,30 @@ static wv_d2v_worker step_worker(wv_d2v_model *m, const int32_t *negatives, floa
     return w;
 }
 
+/* wv_d2v_step, a function a mode (WV_APART). */
+WV_APART double dbow_step(wv_d2v_worker *w, const int32_t *tags, int n_tags, int32_t target, float alpha) {
+    double loss = 0.0;
+    for (int t = 0; t < n_tags; t++)
+        loss += row_step(w, tag_row(w->m, tags[t]), 1.0f, w->m->learn_doctags, target, alpha);
+    return loss;
+}
+
+WV_APART double dm_step_apart(wv_d2v_worker *w, const int32_t *tags, int n_tags, const int32_t *ctx, int n_ctx,
+                              int32_t target, float alpha) {
+    return dm_step(w, tags, n_tags, ctx, n_ctx, target, alpha);
+}
+
+WV_APART double concat_step_apart(wv_d2v_worker *w, const int32_t *tags, int n_tags, const int32_t *ctx, int n_ctx,
+                                  int32_t target, float alpha) {
+    return concat_step(w, tags, n_tags, ctx, n_ctx, target, alpha);
+}
+
 double wv_d2v_step(wv_d2v_model *m, const int32_t *tags, int n_tags, const int32_t *ctx, int n_ctx,
                    int32_t target, const int32_t *negatives, float alpha, float *scratch) {
     wv_d2v_worker w = step_worker(m, negatives, scratch, n_ctx);
-    if (m->mode == WV_D2V_DBOW) {
-        double loss = 0.0;
-        for (int t = 0; t < n_tags; t++) loss += row_step(&w, tag_row(m, tags[t]), 1.0f, m->learn_doctags, target, alpha);
-        return loss;
-    }
-    if (m->mode == WV_D2V_DM) return dm_step(&w, tags, n_tags, ctx, n_ctx, target, alpha);
-    return concat_step(&w, tags, n_tags, ctx, n_ctx, target, alpha);
+    if (m->mode == WV_D2V_DBOW) return dbow_step(&w, tags, n_tags, target, alpha);
+    if (m->mode == WV_D2V_DM) return dm_step_apart(&w, tags, n_tags, ctx, n_ctx, target, alpha);
+    return concat_step_apart(&w, tags, n_tags, ctx, n_ctx, target, alpha);
 }
 
 double wv_d2v_group_step(wv_d2v_model *m, int32_t tag, const int32_t *targets, int k, const int32_t *negatives,

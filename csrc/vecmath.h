@@ -33,6 +33,15 @@
 #define WV_HOT static inline
 #endif
 
+/* For a function that must stay out of line though called once: the
+ * kernels forced into one large caller make a function the compiler's
+ * global passes take minutes over. */
+#if defined(__GNUC__)
+#define WV_APART static __attribute__((noinline))
+#else
+#define WV_APART static
+#endif
+
 /* Asks for every cache line of a row, for writing, ahead of its use: the
  * trainers wait on random rows, not arithmetic. Forced inline: a callee
  * whose only effect is a prefetch is deleted by GCC when kept out of line. */
