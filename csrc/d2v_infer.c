@@ -111,7 +111,7 @@ WV_HOT int infer_documents(wv_d2v_worker *w, int64_t lo, int64_t hi, tally *t, i
                     t->loss += lane_step(w, l, mode);
                     t->examples++;
                     if (lane_next(w, l, t)) {
-                        prefetch_lane(w, l);
+                        prefetch_lane(w, l, mode);
                         k++;
                         continue;
                     }

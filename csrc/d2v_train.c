@@ -144,7 +144,7 @@ static int train_lanes(wv_d2v_worker *w, wv_rng *rng, int64_t lo, int64_t hi, ta
             l->pos = m->doc_start[l->d];
             l->len = l->i = 0;
             if (train_lane_next(w, l, rng, t)) {
-                prefetch_lane(w, l);
+                prefetch_lane(w, l, WV_D2V_DBOW);
                 active++;
             }
         }
@@ -156,7 +156,7 @@ static int train_lanes(wv_d2v_worker *w, wv_rng *rng, int64_t lo, int64_t hi, ta
             train_position(w, rng, l->piece, l->len, l->i, m->tags + t0, (int)(m->tag_start[l->d + 1] - t0),
                            t->alpha, 1, &t->loss, &t->examples, WV_D2V_DBOW);
             if (train_lane_next(w, l, rng, t)) {
-                prefetch_lane(w, l);
+                prefetch_lane(w, l, WV_D2V_DBOW);
                 k++;
                 continue;
             }

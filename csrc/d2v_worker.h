@@ -341,12 +341,13 @@ WV_HOT void draw_negatives(wv_d2v_worker *w, wv_rng *rng) {
 }
 
 /* The rows lane l's next position reads first: its target's output rows,
- * and with PV-DM the word row that enters its window (the whole window's at
- * a piece's start): the lane's turn comes a lane group later. */
-WV_HOT void prefetch_lane(const wv_d2v_worker *w, const lane *l) {
+ * and, in the modes with a window (`mode`, a constant where inlined), the
+ * word row that enters it (the whole window's at a piece's start): the
+ * lane's turn comes a lane group later. */
+WV_HOT void prefetch_lane(const wv_d2v_worker *w, const lane *l, int mode) {
     const wv_d2v_model *m = w->m;
     prefetch_target(w, l->piece[l->i]);
-    if (m->mode == WV_D2V_DBOW) return;
+    if (mode == WV_D2V_DBOW) return;
     const int window = m->k.cfg.window;
     const int to = l->i + window < l->len ? l->i + window : l->len - 1;
     for (int c = l->i ? to : 0; c <= to; c++) wv_prefetch_span(word_row(m, l->piece[c]), (size_t)m->vec_dim);
