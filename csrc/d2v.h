@@ -98,7 +98,7 @@ size_t wv_d2v_worker_bytes(const wv_d2v_model *m, int n_threads);
  * the rows that learn (learn_* flags) then move. DBOW: each tag in turn
  * (ctx unused); DM: the mean or sum of all; concat: side by side (n_ctx ==
  * 2 window, null_word where the window passes the document's ends).
- * scratch holds 2 x k.cfg.dim + 4 x (1 + k.cfg.negative) + 3 x (n_ctx + 1)
+ * scratch holds 2 x k.cfg.dim + 6 x (1 + k.cfg.negative) + 3 x (n_ctx + 1)
  * floats, 8-byte aligned. Returns the loss. */
 double wv_d2v_step(wv_d2v_model *m, const int32_t *tags, int n_tags, const int32_t *ctx, int n_ctx,
                    int32_t target, const int32_t *negatives, float alpha, float *scratch);

@@ -55,11 +55,9 @@ WV_HOT double lane_step(wv_d2v_worker *w, lane *l, int mode) {
         int radius = window;
         if (m->k.cfg.shrink_windows) radius = window - (int)wv_rng_below(&l->rng, (uint32_t)window);
         const int lo = i - radius < 0 ? 0 : i - radius, hi = i + radius >= len ? len - 1 : i + radius;
-        int n_ctx = 0;
-        for (int c = lo; c <= hi; c++)
-            if (c != i) w->slots[n_ctx++] = p[c];
-        if (!ns) return dm_step(w, &tag, 1, w->slots, n_ctx, p[i], l->alpha);
-        const float inv = dm_layer(w, &tag, 1, w->slots, n_ctx);
+        const int n_ctx = dm_window(w, p, lo, i, hi);
+        const float inv = dm_sum(w, &tag, 1, n_ctx);
+        if (!ns) return dm_learn(w, &tag, 1, w->slots, n_ctx, inv, p[i], l->alpha);
         return infer_ns(w, w->neu1, p[i], row, vd, m->k.cfg.cbow_mean ? 1.0f : inv, l->alpha);
     }
     concat_window(m, p, len, i, w->slots);

@@ -66,12 +66,11 @@ WV_HOT void train_position(wv_d2v_worker *w, wv_rng *rng, const int32_t *p, int 
             (*examples)++;
         }
     } else if (mode == WV_D2V_DM) {
-        int n_ctx = 0;
-        for (int c = lo; c <= hi; c++)
-            if (c != i) w->slots[n_ctx++] = p[c];
+        const int n_ctx = dm_window(w, p, lo, i, hi);
         if (n_ctx + n_tags == 0) return;
         draw_negatives(w, rng);
-        *loss += dm_step(w, tags, n_tags, w->slots, n_ctx, target, alpha);
+        const float inv = dm_sum(w, tags, n_tags, n_ctx);
+        *loss += dm_learn(w, tags, n_tags, w->slots, n_ctx, inv, target, alpha);
         (*examples)++;
     } else {
         concat_window(m, p, len, i, w->slots);
@@ -245,7 +244,7 @@ static void run_worker(void *arg) {
 
 typedef struct {
     /* lanes: the lanes, inference's order, and the lanes' pieces; else 0 */
-    size_t piece, slots, layer, negatives, lanes, outs, dots, inputs, locks;
+    size_t piece, slots, layer, negatives, negative_rows, lanes, outs, dots, inputs, locks;
     wv_hot_span hot;
 } worker_sizes;
 
@@ -260,6 +259,8 @@ static worker_sizes sizes_of(const wv_d2v_model *m, int n_threads) {
         .layer = (size_t)m->k.cfg.dim * sizeof(float),
         .negatives = (size_t)(m->k.cfg.negative > m->group_negatives ? m->k.cfg.negative : m->group_negatives)
                      * sizeof(int32_t),
+        .negative_rows = (size_t)(m->k.cfg.negative > m->group_negatives ? m->k.cfg.negative : m->group_negatives)
+                         * sizeof(float *),
         .outs = (size_t)(1 + m->k.cfg.negative) * sizeof(float *),
         .dots = 2 * (size_t)(1 + m->k.cfg.negative) * sizeof(float),
         .inputs = (size_t)(2 * (size_t)m->k.cfg.window + 1) * sizeof(float *),
@@ -277,7 +278,7 @@ size_t wv_d2v_worker_bytes(const wv_d2v_model *m, int n_threads) {
     worker_sizes z = sizes_of(m, n_threads);
     size_t hot = (size_t)(z.hot.hi > z.hot.lo ? z.hot.hi - z.hot.lo : 0) * z.layer;
     size_t one = wv_lines_bytes(z.piece) + wv_lines_bytes(z.slots) + 2 * wv_lines_bytes(z.layer)
-                 + 2 * wv_lines_bytes(z.negatives) + 2 * wv_lines_bytes(hot) + sizeof(wv_d2v_worker)
+                 + 2 * wv_lines_bytes(z.negatives) + 2 * wv_lines_bytes(z.negative_rows) + 2 * wv_lines_bytes(hot) + sizeof(wv_d2v_worker)
                  + wv_lines_bytes(z.lanes) + wv_lines_bytes(z.outs) + wv_lines_bytes(z.dots)
                  + wv_lines_bytes(z.inputs) + wv_lines_bytes(z.locks);
     return (size_t)n_threads * one;
@@ -288,6 +289,7 @@ static void free_workers(wv_d2v_model *m) {
     for (int t = 0; t < m->n_threads; t++) {
         wv_d2v_worker *w = &m->workers[t];
         free(w->piece); free(w->slots); free(w->neu1); free(w->neu1e); free(w->negatives); free(w->next_negatives);
+        free(w->negative_rows); free(w->next_negative_rows);
         free(w->lanes); /* its pieces and the order live in the same block */
         free(w->outs); free(w->dots); free(w->inputs); free(w->locks);
         wv_hot_rows_free(&w->rows);
@@ -310,12 +312,14 @@ static wv_status init_worker(wv_d2v_model *m, wv_d2v_worker *w, int epoch, int n
     w->neu1e = wv_alloc_lines(z.layer);
     w->negatives = wv_alloc_lines(z.negatives);
     w->next_negatives = wv_alloc_lines(z.negatives);
+    w->negative_rows = wv_alloc_lines(z.negative_rows);
+    w->next_negative_rows = wv_alloc_lines(z.negative_rows);
     w->outs = wv_alloc_lines(z.outs);
     w->dots = wv_alloc_lines(z.dots);
     w->inputs = wv_alloc_lines(z.inputs);
     w->locks = wv_alloc_lines(z.locks);
-    if (!w->piece || !w->slots || !w->neu1 || !w->neu1e || !w->negatives || !w->next_negatives || !w->outs
-        || !w->dots || !w->inputs || !w->locks)
+    if (!w->piece || !w->slots || !w->neu1 || !w->neu1e || !w->negatives || !w->next_negatives
+        || !w->negative_rows || !w->next_negative_rows || !w->outs || !w->dots || !w->inputs || !w->locks)
         return WV_ERR_NOMEM;
     if (z.lanes) { /* one block: the lanes, the order, then each lane's piece */
         w->lanes = wv_alloc_lines(z.lanes);
@@ -408,7 +412,8 @@ static wv_d2v_worker step_worker(wv_d2v_model *m, const int32_t *negatives, floa
     w.m = m;
     w.negatives = (int32_t *)negatives; /* only read */
     w.outs = (const float **)(void *)scratch; /* 2 (1 + K) floats hold 1 + K pointers */
-    w.dots = scratch + 2 * k1;
+    w.negative_rows = (const float **)(void *)(scratch + 2 * k1); /* and K */
+    w.dots = scratch + 4 * k1;
     w.neu1 = w.dots + 2 * k1;
     w.neu1e = w.neu1 + m->k.cfg.dim;
     w.inputs = (const float **)(void *)(w.neu1e + m->k.cfg.dim); /* 2 (n_ctx + 1) floats, then n_ctx + 1 */
@@ -438,6 +443,8 @@ WV_APART double concat_step_apart(wv_d2v_worker *w, const int32_t *tags, int n_t
 double wv_d2v_step(wv_d2v_model *m, const int32_t *tags, int n_tags, const int32_t *ctx, int n_ctx,
                    int32_t target, const int32_t *negatives, float alpha, float *scratch) {
     wv_d2v_worker w = step_worker(m, negatives, scratch, n_ctx);
+    if (m->k.cfg.loss == WV_LOSS_NS) /* the caller's k.cfg.negative negatives */
+        for (int d = 0; d < m->k.cfg.negative; d++) w.negative_rows[d] = wv_out_row(&w.rows, negatives[d], m->k.cfg.dim);
     if (m->mode == WV_D2V_DBOW) return dbow_step(&w, tags, n_tags, target, alpha);
     if (m->mode == WV_D2V_DM) return dm_step_apart(&w, tags, n_tags, ctx, n_ctx, target, alpha);
     return concat_step_apart(&w, tags, n_tags, ctx, n_ctx, target, alpha);

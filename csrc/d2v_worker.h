@@ -55,6 +55,7 @@ struct wv_d2v_worker {
     int32_t *negatives;  /* negative: the current prediction's */
     int32_t *next_negatives; /* negative: the next prediction's, drawn ahead so that their rows are fetched
                               * while this one trains (the loop waits on random rows, not arithmetic) */
+    const float **negative_rows, **next_negative_rows; /* their output rows, found once as they are fetched */
     wv_hot_rows rows;    /* output rows, the most written ones private with several threads (hotrows.h) */
     lane *lanes;         /* WV_D2V_LANES documents side by side, each with its piece (in_lanes, inference) */
     sized_doc *order;    /* inference: WV_D2V_SORTED documents by length */
@@ -77,6 +78,18 @@ WV_HOT float *word_row(const wv_d2v_model *m, int32_t r) { return m->k.input + (
 
 WV_HOT float *tag_row(const wv_d2v_model *m, int32_t t) { return m->doctags + (size_t)t * m->vec_dim; }
 
+/* One NS term for f = h . out: its gradient (ns_gradient), its loss
+ * (-log sigmoid(+-f)) added to *loss; inside the table one range test for
+ * both (the same values as taking them apart). */
+WV_HOT float ns_term(const wv_sigmoid_table *t, float f, int positive, float alpha, double *loss) {
+    if (f > -WV_SIGMOID_MAX && f < WV_SIGMOID_MAX) {
+        *loss -= t->log_sigmoid[wv_sigmoid_index(positive ? f : -f)];
+        return ((positive ? 1.0f : 0.0f) - t->sigmoid[wv_sigmoid_index(f)]) * alpha;
+    }
+    *loss -= wv_log_sigmoid(t, positive ? f : -f);
+    return ns_gradient(t, f, positive ? 1.0f : 0.0f, alpha);
+}
+
 /* Negative sampling's products: h against target's output row and the
  * negatives' (one equal to target skipped, as word2vec.c), all taken first
  * in one pass over h: w->outs[0..n) the rows, w->dots the products, and
@@ -89,13 +102,11 @@ WV_HOT double ns_products(wv_d2v_worker *w, const float *h, int32_t target, floa
     int rows = 0;
     outs[rows++] = wv_out_row(&w->rows, target, k->cfg.dim);
     for (int d = 0; d < k->cfg.negative; d++)
-        if (w->negatives[d] != target) outs[rows++] = wv_out_row(&w->rows, w->negatives[d], k->cfg.dim);
+        if (w->negatives[d] != target) outs[rows++] = w->negative_rows[d];
     wv_dots(h, outs, rows, k->cfg.dim, dots);
     double loss = 0.0;
-    for (int j = 0; j < rows; j++) {
-        loss -= wv_log_sigmoid(&k->sigmoid, j == 0 ? dots[j] : -dots[j]);
-        g[j] = ns_gradient(&k->sigmoid, dots[j], j == 0 ? 1.0f : 0.0f, alpha) * scale;
-    }
+    g[0] = ns_term(&k->sigmoid, dots[0], 1, alpha, &loss) * scale;
+    for (int j = 1; j < rows; j++) g[j] = ns_term(&k->sigmoid, dots[j], 0, alpha, &loss) * scale;
     *n = rows;
     return loss;
 }
@@ -221,16 +232,28 @@ WV_HOT double group_step(wv_d2v_worker *w, float *h, const int32_t *targets, int
     return loss;
 }
 
-/* PV-DM's input layer: w->neu1 = the mean (or sum) of the context words'
- * rows and the tag rows, in one pass over them (with one tag, the common
- * case, it is w->inputs[n_ctx] after the words' rows; with more, each is
- * added after). Returns 1 / their number. */
-WV_HOT float dm_layer(wv_d2v_worker *w, const int32_t *tags, int n_tags, const int32_t *ctx, int n_ctx) {
+/* PV-DM's window: the words of p[lo..hi] but p[i], their ids in w->slots
+ * and their rows in w->inputs. Returns their number. */
+WV_HOT int dm_window(wv_d2v_worker *w, const int32_t *p, int lo, int i, int hi) {
+    const float *input = w->m->k.input; /* held: the stores below might alias the model */
+    const size_t vd = (size_t)w->m->vec_dim;
+    int32_t *slots = w->slots;
+    const float **inputs = w->inputs;
+    int n = 0;
+    for (int c = lo; c < i; c++, n++) inputs[n] = input + (size_t)(slots[n] = p[c]) * vd;
+    for (int c = i + 1; c <= hi; c++, n++) inputs[n] = input + (size_t)(slots[n] = p[c]) * vd;
+    return n;
+}
+
+/* PV-DM's input layer from the window's rows in w->inputs[0..n_ctx):
+ * w->neu1 = the mean (or sum) of them and the tag rows, in one pass (with
+ * one tag, the common case, it is w->inputs[n_ctx] after the words' rows;
+ * with more, each is added after). Returns 1 / their number. */
+WV_HOT float dm_sum(wv_d2v_worker *w, const int32_t *tags, int n_tags, int n_ctx) {
     const wv_d2v_model *m = w->m;
     const int dim = m->vec_dim;
     const float inv = 1.0f / (float)(n_ctx + n_tags);
     const float weight = m->k.cfg.cbow_mean ? inv : 1.0f;
-    for (int c = 0; c < n_ctx; c++) w->inputs[c] = word_row(m, ctx[c]);
     const int one_tag = n_tags == 1; /* w->inputs holds 2 window + 1 rows */
     if (one_tag) w->inputs[n_ctx] = tag_row(m, tags[0]);
     wv_set_combination(w->neu1, w->inputs, &weight, 0, n_ctx + one_tag, dim);
@@ -238,16 +261,15 @@ WV_HOT float dm_layer(wv_d2v_worker *w, const int32_t *tags, int n_tags, const i
     return inv;
 }
 
-/* PV-DM: the mean (or sum) of the context words' rows and the tag rows
- * predicts target; each of those rows receives the error (with the sum,
+/* PV-DM after its input layer (dm_sum's, which returned inv): the layer
+ * predicts target; each of its rows receives the error (with the sum,
  * divided by their number, as gensim). The window's rows are moved in one
  * pass (a repeated word's row takes each share). */
-WV_HOT double dm_step(wv_d2v_worker *w, const int32_t *tags, int n_tags, const int32_t *ctx, int n_ctx,
-                      int32_t target, float alpha) {
+WV_HOT double dm_learn(wv_d2v_worker *w, const int32_t *tags, int n_tags, const int32_t *ctx, int n_ctx, float inv,
+                       int32_t target, float alpha) {
     const wv_d2v_model *m = w->m;
     const int dim = m->vec_dim;
     float *neu1e = w->neu1e;
-    const float inv = dm_layer(w, tags, n_tags, ctx, n_ctx);
     double loss = predict(w, w->neu1, target, neu1e, alpha);
     const float share = m->k.cfg.cbow_mean ? 1.0f : inv;
     /* the rows that learn, in w->inputs: the words' (by their locks), then the one tag's */
@@ -267,6 +289,15 @@ WV_HOT double dm_step(wv_d2v_worker *w, const int32_t *tags, int n_tags, const i
     if (m->learn_doctags && !tag_in_rows)
         for (int t = 0; t < n_tags; t++) wv_axpy(share, neu1e, tag_row(m, tags[t]), dim);
     return loss;
+}
+
+/* PV-DM: the mean (or sum) of the context words' rows ctx[0..n_ctx) and
+ * the tag rows predicts target (dm_learn). */
+WV_HOT double dm_step(wv_d2v_worker *w, const int32_t *tags, int n_tags, const int32_t *ctx, int n_ctx,
+                      int32_t target, float alpha) {
+    for (int c = 0; c < n_ctx; c++) w->inputs[c] = word_row(w->m, ctx[c]);
+    const float inv = dm_sum(w, tags, n_tags, n_ctx);
+    return dm_learn(w, tags, n_tags, ctx, n_ctx, inv, target, alpha);
 }
 
 /* PV-DM concat's window at position i of piece p[0..len): the 2 x window
@@ -327,8 +358,11 @@ WV_HOT void draw_next_negatives(wv_d2v_worker *w, wv_rng *rng) {
     const wv_w2v_model *k = &w->m->k;
     const int n = draws(w->m);
     for (int d = 0; d < n; d++) w->next_negatives[d] = wv_alias_draw(&k->noise, rng);
-    for (int d = 0; d < n; d++)
-        wv_prefetch_span(wv_out_row(&w->rows, w->next_negatives[d], k->cfg.dim), (size_t)k->cfg.dim);
+    for (int d = 0; d < n; d++) {
+        const float *row = wv_out_row(&w->rows, w->next_negatives[d], k->cfg.dim);
+        w->next_negative_rows[d] = row;
+        wv_prefetch_span(row, (size_t)k->cfg.dim);
+    }
 }
 
 /* The set drawn ahead becomes the current one, and the next is drawn and its rows fetched. */
@@ -337,6 +371,9 @@ WV_HOT void draw_negatives(wv_d2v_worker *w, wv_rng *rng) {
     int32_t *t = w->negatives;
     w->negatives = w->next_negatives;
     w->next_negatives = t;
+    const float **r = w->negative_rows;
+    w->negative_rows = w->next_negative_rows;
+    w->next_negative_rows = r;
     draw_next_negatives(w, rng);
 }
 

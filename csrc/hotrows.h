@@ -50,7 +50,8 @@ typedef struct {
 
 /* Row r of the output matrix as this thread reads and writes it. */
 WV_HOT float *wv_out_row(const wv_hot_rows *o, int32_t r, int dim) {
-    return (r >= o->lo && r < o->hi) ? o->local + (size_t)(r - o->lo) * dim : o->shared + (size_t)r * dim;
+    const int64_t at = (int64_t)r - o->lo; /* lo <= r < hi in one unsigned test */
+    return (uint64_t)at < (uint64_t)(o->hi - o->lo) ? o->local + at * dim : o->shared + (int64_t)r * dim;
 }
 
 /* Every row shared, nothing allocated (one thread, or a test step). */

@@ -330,7 +330,7 @@ cdef class Doc2VecCore:
         cdef int n_ctx = len(ctx) if ctx is not None else 0
         cdef int32_t[::1] neg = np.ascontiguousarray(negatives if negatives is not None and len(negatives) else [0],
                                                     dtype=np.int32)
-        cdef float[::1] scratch = np.zeros(2 * self.m.k.cfg.dim + 4 * (1 + self.m.k.cfg.negative) + 3 * (n_ctx + 1),
+        cdef float[::1] scratch = np.zeros(2 * self.m.k.cfg.dim + 6 * (1 + self.m.k.cfg.negative) + 3 * (n_ctx + 1),
                                            dtype=np.float32)
         if not self._docs or not 0 <= target < self.m.k.vocab_size or t.shape[0] < 1:
             raise ValueError("attach documents first; target and tags must be in range")
@@ -353,7 +353,7 @@ cdef class Doc2VecCore:
         the loss. Rows move in place."""
         cdef int32_t[::1] t = np.ascontiguousarray(targets, dtype=np.int32)
         cdef int32_t[::1] neg = np.ascontiguousarray(negatives, dtype=np.int32)
-        cdef float[::1] scratch = np.zeros(2 * self.m.k.cfg.dim + 4 * (1 + self.m.k.cfg.negative) + 3,
+        cdef float[::1] scratch = np.zeros(2 * self.m.k.cfg.dim + 6 * (1 + self.m.k.cfg.negative) + 3,
                                            dtype=np.float32)
         if not self._docs or not 0 <= tag < self.m.n_doctags or t.shape[0] < 1 or self.m.mode != WV_D2V_DBOW:
             raise ValueError("attach documents first; a DBOW model, a tag in range and at least one target")
