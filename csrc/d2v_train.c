@@ -84,10 +84,14 @@ WV_HOT void train_position(wv_d2v_worker *w, wv_rng *rng, const int32_t *p, int 
  * a prediction's negatives drawn one prediction ahead. */
 WV_HOT void train_piece(wv_d2v_worker *w, wv_rng *rng, int len, const int32_t *tags, int n_tags, float alpha,
                         double *loss, int64_t *examples, int mode) {
+    const wv_d2v_model *m = w->m;
     const int32_t *p = w->piece;
-    if (w->m->k.cfg.loss == WV_LOSS_NS) draw_next_negatives(w, rng); /* the first prediction's */
+    /* the input row of the word that enters the window next, where a window's word rows are read */
+    const int ahead = m->k.cfg.window + 1, windowed = mode != WV_D2V_DBOW || (m->dbow_words && m->learn_words);
+    if (m->k.cfg.loss == WV_LOSS_NS) draw_next_negatives(w, rng); /* the first prediction's */
     for (int i = 0; i < len; i++) {
         if (i + 1 < len) prefetch_target(w, p[i + 1]);
+        if (windowed && i + ahead < len) wv_prefetch_span(word_row(m, p[i + ahead]), (size_t)m->vec_dim);
         train_position(w, rng, p, len, i, tags, n_tags, alpha, 0, loss, examples, mode);
     }
 }
