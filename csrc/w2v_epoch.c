@@ -173,7 +173,7 @@ static void free_workers(wv_w2v_model *m) {
     for (int t = 0; t < m->n_threads; t++) {
         wv_w2v_worker *w = &m->workers[t];
         free(w->sentence); free(w->ids); free(w->neu1); free(w->neu1e); free(w->scratch); free(w->negatives);
-        free(w->next_negatives);
+        free(w->next_negatives); free(w->window_rows); free(w->window_locks);
         wv_hot_rows_free(&w->rows);
     }
     free(m->workers);
@@ -185,7 +185,7 @@ static void free_workers(wv_w2v_model *m) {
  * so that the estimate made before training (wv_w2v_worker_bytes) is the
  * allocation itself. */
 typedef struct {
-    size_t sentence, ids, vector, negatives, scratch;
+    size_t sentence, ids, vector, negatives, scratch, window_rows, window_locks;
     wv_hot_span hot;
 } worker_sizes;
 
@@ -198,6 +198,8 @@ static worker_sizes sizes_of(const wv_w2v_model *m, const wv_w2v_loss *loss, int
         .vector = (size_t)m->cfg.dim * sizeof(float),
         .negatives = (size_t)(m->cfg.negative > 0 ? m->cfg.negative : 1) * sizeof(int32_t),
         .scratch = loss->scratch_floats(m) * sizeof(float),
+        .window_rows = m->cfg.arch == WV_CBOW ? 2 * (size_t)m->cfg.window * sizeof(float *) : 0,
+        .window_locks = m->cfg.arch == WV_CBOW ? 2 * (size_t)m->cfg.window * sizeof(float) : 0,
         .hot = loss->hot_rows(m, wanted),
     };
 }
@@ -208,7 +210,7 @@ size_t wv_w2v_worker_bytes(const wv_w2v_model *m, int n_threads) {
     size_t hot = (size_t)(z.hot.hi > z.hot.lo ? z.hot.hi - z.hot.lo : 0) * z.vector;
     size_t one = wv_lines_bytes(z.sentence) + wv_lines_bytes(z.ids) + 2 * wv_lines_bytes(z.vector)
                  + 2 * wv_lines_bytes(z.negatives) + wv_lines_bytes(z.scratch) + 2 * wv_lines_bytes(hot)
-                 + sizeof(wv_w2v_worker);
+                 + wv_lines_bytes(z.window_rows) + wv_lines_bytes(z.window_locks) + sizeof(wv_w2v_worker);
     return (size_t)n_threads * one;
 }
 
@@ -228,7 +230,10 @@ static wv_status init_worker(wv_w2v_model *m, wv_w2v_worker *w, int epoch) {
     w->negatives = wv_alloc_lines(z.negatives);
     w->next_negatives = wv_alloc_lines(z.negatives);
     w->scratch = wv_alloc_lines(z.scratch);
-    if (!w->sentence || !w->ids || !w->neu1 || !w->neu1e || !w->negatives || !w->next_negatives || !w->scratch)
+    w->window_rows = wv_alloc_lines(z.window_rows);
+    w->window_locks = wv_alloc_lines(z.window_locks);
+    if (!w->sentence || !w->ids || !w->neu1 || !w->neu1e || !w->negatives || !w->next_negatives || !w->scratch
+        || !w->window_rows || !w->window_locks)
         return WV_ERR_NOMEM;
     return wv_hot_rows_init(&w->rows, m->output, m->cfg.dim, z.hot);
 }

@@ -39,6 +39,8 @@ struct wv_w2v_worker {
     int32_t *negatives;        /* negative: the current word's or pair's */
     int32_t *next_negatives;   /* negative: the next set, drawn ahead */
     float *scratch;            /* the loss's own (its scratch_floats) */
+    float **window_rows;       /* 2 x window: CBOW's context rows, */
+    float *window_locks;       /* ... and their factors on the error (input_lock) */
     wv_hot_rows rows;          /* output rows, hot ones private */
     /* The epoch's loss and examples so far, published with the progress
      * and at the end (wv_w2v_running_loss reads them while the threads run,

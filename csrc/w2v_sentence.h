@@ -68,24 +68,29 @@ static void train_sentence(wv_w2v_worker *w, wv_rng *rng, int len, float alpha, 
                 wv_axpy(wv_input_lock(m, sen[c]), neu1e, in, dim);
             }
         } else {
-            float *neu1 = w->neu1;
+            /* the context's rows summed, and later moved, in one pass each
+             * (vecmath.h; the same sums as a loop of axpys) */
+            float *neu1 = w->neu1, **in = w->window_rows, *locks = w->window_locks;
+            float *input = m->input; /* held: the stores into `in` might alias the model */
             int cw = 0;
-            wv_zero(neu1, dim);
-            for (int c = lo; c <= hi; c++) {
-                if (c == i) continue;
-                wv_axpy(1.0f, m->input + (size_t)sen[c] * dim, neu1, dim);
-                cw++;
-            }
+            for (int c = lo; c < i; c++) in[cw++] = input + (size_t)sen[c] * dim;
+            for (int c = i + 1; c <= hi; c++) in[cw++] = input + (size_t)sen[c] * dim;
             if (!cw) continue;
+            const float one = 1.0f;
+            wv_set_combination(neu1, (const float *const *)in, &one, 0, cw, dim);
             if (m->cfg.cbow_mean) wv_scale(1.0f / (float)cw, neu1, dim);
             wv_zero(neu1e, dim);
             *loss += loss_predict(w, neu1, word, neu1e, alpha);
             (*examples)++;
             /* every context word gets the full (unscaled) error, as word2vec.c */
-            for (int c = lo; c <= hi; c++) {
-                if (c == i) continue;
-                wv_axpy(wv_input_lock(m, sen[c]), neu1e, m->input + (size_t)sen[c] * dim, dim);
+            if (!m->input_lock) {
+                wv_add_to_rows(in, &one, 0, cw, neu1e, dim);
+                continue;
             }
+            int k = 0;
+            for (int c = lo; c <= hi; c++)
+                if (c != i) locks[k++] = wv_input_lock(m, sen[c]);
+            wv_add_to_rows(in, locks, 1, cw, neu1e, dim);
         }
 #endif
     }

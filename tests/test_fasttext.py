@@ -217,7 +217,8 @@ def test_the_memory_estimate_holds_the_ngram_rows():
     # skip-gram NS: the estimate holds them, where plain word2vec's threads keep none
     for arch in ("cbow", "skipgram"):
         ft = small(arch=arch, dim=20, threads=2, max_sentence_length=500)
-        w2v = Word2Vec(arch=arch, dim=20, threads=2, max_sentence_length=500, shared_negatives=ft.shared_negatives)
+        w2v = Word2Vec(arch=arch, dim=20, window=ft.window, threads=2, max_sentence_length=500,
+                       shared_negatives=ft.shared_negatives)
         ft_threads = ft.memory_needed(m.vocab)["training_threads"]
         assert ft_threads - w2v.memory_needed(m.vocab)["training_threads"] >= 2 * (2 * 500 * 20 * 4)
 
