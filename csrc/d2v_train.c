@@ -257,14 +257,14 @@ typedef struct {
  * the most frequent words' with NS, the top of the tree with HS). */
 static worker_sizes sizes_of(const wv_d2v_model *m, int n_threads) {
     const int32_t wanted = n_threads > 1 && m->learn_hidden ? m->k.cfg.hot_rows : 0;
+    /* the most negatives a set draws (draws(): more for the groups of shared negatives) */
+    const size_t drawn = (size_t)(m->k.cfg.negative > m->group_negatives ? m->k.cfg.negative : m->group_negatives);
     return (worker_sizes){
         .piece = (size_t)m->k.cfg.max_sentence_length * sizeof(int32_t),
         .slots = (size_t)(2 * (size_t)m->k.cfg.window + 1) * sizeof(int32_t),
         .layer = (size_t)m->k.cfg.dim * sizeof(float),
-        .negatives = (size_t)(m->k.cfg.negative > m->group_negatives ? m->k.cfg.negative : m->group_negatives)
-                     * sizeof(int32_t),
-        .negative_rows = (size_t)(m->k.cfg.negative > m->group_negatives ? m->k.cfg.negative : m->group_negatives)
-                         * sizeof(float *),
+        .negatives = drawn * sizeof(int32_t),
+        .negative_rows = drawn * sizeof(float *),
         .outs = (size_t)(1 + m->k.cfg.negative) * sizeof(float *),
         .dots = 2 * (size_t)(1 + m->k.cfg.negative) * sizeof(float),
         .inputs = (size_t)(2 * (size_t)m->k.cfg.window + 1) * sizeof(float *),
@@ -282,8 +282,8 @@ size_t wv_d2v_worker_bytes(const wv_d2v_model *m, int n_threads) {
     worker_sizes z = sizes_of(m, n_threads);
     size_t hot = (size_t)(z.hot.hi > z.hot.lo ? z.hot.hi - z.hot.lo : 0) * z.layer;
     size_t one = wv_lines_bytes(z.piece) + wv_lines_bytes(z.slots) + 2 * wv_lines_bytes(z.layer)
-                 + 2 * wv_lines_bytes(z.negatives) + 2 * wv_lines_bytes(z.negative_rows) + 2 * wv_lines_bytes(hot) + sizeof(wv_d2v_worker)
-                 + wv_lines_bytes(z.lanes) + wv_lines_bytes(z.outs) + wv_lines_bytes(z.dots)
+                 + 2 * wv_lines_bytes(z.negatives) + 2 * wv_lines_bytes(z.negative_rows) + 2 * wv_lines_bytes(hot)
+                 + sizeof(wv_d2v_worker) + wv_lines_bytes(z.lanes) + wv_lines_bytes(z.outs) + wv_lines_bytes(z.dots)
                  + wv_lines_bytes(z.inputs) + wv_lines_bytes(z.locks);
     return (size_t)n_threads * one;
 }
@@ -448,7 +448,8 @@ double wv_d2v_step(wv_d2v_model *m, const int32_t *tags, int n_tags, const int32
                    int32_t target, const int32_t *negatives, float alpha, float *scratch) {
     wv_d2v_worker w = step_worker(m, negatives, scratch, n_ctx);
     if (m->k.cfg.loss == WV_LOSS_NS) /* the caller's k.cfg.negative negatives */
-        for (int d = 0; d < m->k.cfg.negative; d++) w.negative_rows[d] = wv_out_row(&w.rows, negatives[d], m->k.cfg.dim);
+        for (int d = 0; d < m->k.cfg.negative; d++)
+            w.negative_rows[d] = wv_out_row(&w.rows, negatives[d], m->k.cfg.dim);
     if (m->mode == WV_D2V_DBOW) return dbow_step(&w, tags, n_tags, target, alpha);
     if (m->mode == WV_D2V_DM) return dm_step_apart(&w, tags, n_tags, ctx, n_ctx, target, alpha);
     return concat_step_apart(&w, tags, n_tags, ctx, n_ctx, target, alpha);
