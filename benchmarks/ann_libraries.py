@@ -2,7 +2,8 @@
 vectors, to choose the one wv_engine's optional extra uses:
 
     python -m benchmarks.ann_libraries VECTORS [--rows N] [--queries 200] [--threads 2]
-        [--libraries hnswlib,faiss-hnsw,faiss-ivf,usearch,annoy] [--out FILE]
+        [--libraries hnswlib,faiss-hnsw,faiss-ivf,usearch,annoy] [--build 32:200] [--ef 64,128,256,512]
+        [--out FILE]
 
 Each library indexes the first --rows unit rows (cosine as inner product),
 its build timed; then answers --queries words (rows spread over the set) one
@@ -163,6 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--libraries", default="hnswlib,faiss-hnsw,faiss-ivf,usearch,annoy")
     p.add_argument("--ef", default="64,128,256,512")
+    p.add_argument("--build", default="32:200", help="the graphs' M:ef_construction pairs, comma-separated")
     p.add_argument("--out", default=None)
     a = p.parse_args(argv)
     vectors = load_vectors(a.vectors, limit=a.rows)
@@ -170,7 +172,8 @@ def main(argv: list[str] | None = None) -> int:
     rows = np.linspace(0, len(unit) - 1, a.queries).astype(np.int64)
     truth, exact_per = _exact(vectors, rows)
     print(json.dumps({"exact_per_query_s": exact_per, "rows": len(unit)}), flush=True)
-    settings = {"ef": [int(x) for x in a.ef.split(",")]}
+    settings = {"ef": [int(x) for x in a.ef.split(",")],
+                "build": [tuple(int(v) for v in pair.split(":")) for pair in a.build.split(",")]}
     results = []
     for lib in a.libraries.split(","):
         results += RUNNERS[lib](unit, rows, truth, a.threads, settings)

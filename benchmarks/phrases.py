@@ -144,6 +144,9 @@ def main(argv=None) -> int:
             for tool in runs:
                 print(f"{name} {tool} repeat {rep + 1}", flush=True)
                 rec = _run(_commands(case, tool, corpus, outs[tool], a), outs[tool])
+                if tool == "wv-engine" and rec["ok"]:  # its phases (learn, apply) beside the wall time
+                    with open(outs[tool] + ".json", encoding="utf-8") as f:
+                        rec["stats"] = json.load(f)
                 print(f"  {rec['wall_s']:.1f} s, {rec['peak_rss_mib']:.0f} MiB" + ("" if rec["ok"] else
                                                                                     f" FAILED {rec['error']}"))
                 runs[tool].append(rec)

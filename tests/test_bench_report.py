@@ -3,8 +3,9 @@ gensim, no peer binaries): the README's performance table, the many-core
 module's plan, what is read from Stanford GloVe's logs, the
 repeated-text corpora (benchmarks/repeat_text.py) and the A/B tool's
 paired ratios, the memory probe and its section of the report, GloVe's
-objective in memory against out of core, and the limit table's count of
-steps per word."""
+objective in memory against out of core, the limit table's count of
+steps per word, the goal column's ratios and bounds, and the trained set
+of pretrained size's keys and vectors."""
 
 import gzip
 import itertools
@@ -13,6 +14,7 @@ import os
 import re
 import sys
 
+import numpy as np
 import pytest
 
 import wv_engine  # noqa: F401  (the installed package, imported before the root goes on sys.path)
@@ -27,8 +29,8 @@ _added = ROOT not in sys.path
 if _added:
     sys.path.insert(0, ROOT)
 try:
-    from benchmarks import (ab, corpus, glove_objective, instructions, limits, many_cores, memory_probe,  # noqa: E402
-                            readme_table, repeat_text, report, runners, schedule_study)
+    from benchmarks import (ab, corpus, glove_objective, goals, instructions, limits, many_cores,  # noqa: E402
+                            memory_probe, readme_table, repeat_text, report, runners, schedule_study, trained_set)
     from benchmarks.lab import bar_noise  # noqa: E402
 finally:
     if _added:
@@ -422,3 +424,105 @@ def test_limits_count_the_steps_of_a_planted_vocabulary():
 
     # <a>: one 3-gram; <ab>: 2 + 1; <abcd>: 4 + 3 + 2 + 1
     assert [limits.ngrams_of(w, 3, 6) for w in ("a", "ab", "abcd")] == [1, 3, 10]
+
+
+def test_goals_ratios_and_bounds_from_handmade_records(tmp_path, capsys):
+    """The goal column from a suite record, a phrases record and a scale
+    record whose figures are chosen so that every ratio and bound is a
+    round number worked out by hand."""
+    rates = {"steps_L1": 100e6, "steps_L2": 80e6, "steps_L3": 50e6, "steps_memory": 20e6,
+             "increments": 200e6, "tokens": 100e6}
+    table = {"rates": rates, "work": {"sg-ns": 10.0}}
+
+    def w2v_run(tool, wall):
+        r = {"tool": tool, "mode": "sg-ns", "ok": True, "wall_s": wall}
+        if tool == "wv-engine":  # 10M words in 4 s of training: 2.5M words/s
+            r["tool_stats"] = {"corpus_words": 10_000_000, "epochs": 1}
+        return r
+
+    suite = {"settings": {}, "corpus": {"source": "/nowhere/c.txt", "plain": "/nowhere/c.txt"},
+             "runs": [w2v_run("wv-engine", 5.0), w2v_run("gensim", 50.0), w2v_run("word2vec.c", 60.0)],
+             "summary": [{"tool": "wv-engine", "mode": "sg-ns", "ok_runs": 1, "wall_s": {"median": 5.0},
+                          "train_seconds": {"median": 4.0}},
+                         {"tool": "gensim", "mode": "sg-ns", "ok_runs": 1, "wall_s": {"median": 50.0}},
+                         {"tool": "word2vec.c", "mode": "sg-ns", "ok_runs": 1, "wall_s": {"median": 60.0}}],
+             "comparisons": []}
+    phrases = {"corpus": "/nowhere/c.txt", "cases": {
+        "w2p1": {"word2phrase.c": {"wall_s": 26.0}, "wv-engine": {"runs": [
+            {"wall_s": 2.0, "stats": {"learn_seconds": 1.0, "passes": [{"corpus_words": 40_000_000}]}}]}},
+        "default1": {"gensim": {"wall_s": 40.0}, "wv-engine": {"runs": [
+            {"wall_s": 4.0, "stats": {"learn_seconds": 3.0, "passes": [{"corpus_words": 40_000_000}]}}]}}}}
+    scale = {"mode": "glove", "corpus": "/nowhere/big.txt", "tokens": 200_000_000, "repeats": 1, "epochs": 2,
+             "summary": {"wv-engine": {"wall_s": 30.0, "train": 10.0, "count": 18.0, "nonzeros": 25_000_000},
+                         "Stanford GloVe": {"wall_s": 300.0}}}
+    paths = []
+    for name, record in (("results.json", suite), ("phrases.json", phrases), ("scale.json", scale)):
+        paths.append(str(tmp_path / name))
+        with open(paths[-1], "w") as f:
+            json.dump(record, f)
+    with open(tmp_path / "limits.json", "w") as f:
+        json.dump(table, f)
+    assert goals.main(["--limits", str(tmp_path / "limits.json"), *paths, "--json", str(tmp_path / "g.json")]) == 0
+    all_rows = json.load(open(tmp_path / "g.json"))["rows"]
+    rows = {r["job"]: r for r in all_rows if r["job"] != "phrases" or "word2phrase.c" in r["peers"]}
+
+    sg = rows["sg-ns"]  # the corpus is gone: the limit table's 10 steps a word
+    assert sg["counted_on"] == "the limit table's corpus"
+    assert sg["best"]["L1"] == pytest.approx(10e6) and sg["share_L1"] == pytest.approx(0.25)
+    assert sg["share_L3"] == pytest.approx(0.5)  # the L3 bound: 5M words/s
+    by_peer = {g["peer"]: g for g in sg["goals"]}
+    assert by_peer["gensim"]["ratio"] == pytest.approx(10.0) and by_peer["gensim"]["met"]
+    assert by_peer["word2vec.c"]["ratio"] == pytest.approx(12.0) and not by_peer["word2vec.c"]["met"]
+    # training at the L1 bound: 1 s, the rest 1 s: 60 / 2; at the L3 bound 2 s: 60 / 3
+    assert by_peer["word2vec.c"]["best_ratio"]["L1"] == pytest.approx(30.0)
+    assert by_peer["word2vec.c"]["best_ratio"]["L3"] == pytest.approx(20.0)
+    # 10x gensim: 5 s for the whole command, 4 s left to train 10M words: 2.5M words/s, a quarter of the L1
+    # bound; 15x word2vec.c: 4 s, 3 s left: a third
+    assert by_peer["gensim"]["needs_share_L1"] == pytest.approx(0.25)
+    assert by_peer["word2vec.c"]["needs_share_L1"] == pytest.approx(1 / 3)
+    assert sg["bounded_by"].endswith("between the memory and L3 bounds")
+
+    ph = rows["phrases"]  # one bound: 1 / (1/100M + 2/200M) = 50M tokens/s, and we learn at 40M
+    assert ph["best"]["L1"] == pytest.approx(50e6) and ph["share_L1"] == pytest.approx(0.8)
+    assert [(g["peer"], g["ratio"], g["met"]) for g in ph["goals"]] == [("word2phrase.c", pytest.approx(13.0), True)]
+    # gensim's case against its own runs of ours: 40 / 4 = 10x, goal 25x
+    gensim_case = next(r for r in all_rows if r["job"] == "phrases" and "gensim" in r["peers"])
+    assert gensim_case["wall"] == pytest.approx(4.0) and gensim_case["train"] == pytest.approx(3.0)
+    assert [(g["ratio"], g["met"]) for g in gensim_case["goals"]] == [(pytest.approx(10.0), False)]
+
+    gl = rows["glove"]  # 50M records in 10 s: 5M/s, at its memory bound (20M steps/s, 2 a record)
+    assert gl["share_L1"] == pytest.approx(0.1) and gl["rest"] == pytest.approx(20.0)
+    assert gl["goals"][0]["ratio"] == pytest.approx(10.0) and not gl["goals"][0]["met"]
+    assert gl["goals"][0]["best_ratio"]["L1"] == pytest.approx(300.0 / 21.0)
+    assert rows["glove"]["goals"][0]["needs_share_L1"] == pytest.approx(50e6 / 5.0 / 50e6)  # 25 s - 20 s left
+    assert gl["bounded_by"].startswith("outside training: 20.0 of 30.0 s (count 18.0 s)")
+    out = capsys.readouterr().out
+    assert "| skip-gram NS |" in out and "| GloVe | big.txt |" in out
+
+
+def test_trained_set_keys_and_vectors_are_fasttexts(tmp_path):
+    """The keys: distinct words by count (ties first-seen), then pairs by
+    count, none twice; each key's vector is what SubwordVectors gives the
+    same string (a vocabulary word's mean with its own row, any other
+    string's n-gram mean)."""
+    from wv_engine import FastText
+
+    text = ("b a b c a b d a b c " * 40 + "e f").split()
+    keys = trained_set.frequent_keys([t.encode() for t in text], 9)
+    assert keys[:6] == ["b", "a", "c", "d", "e", "f"]  # b 120, a 120 (b first seen), c 80, d 40, e, f 1
+    # a_b 120, b_c 80, then b_a first of the 40s (b_a, c_a, b_d, d_a) by its words' ranks
+    assert keys[6:] == ["a_b", "b_c", "b_a"]
+    assert len(trained_set.frequent_keys([t.encode() for t in text], 100)) == 6 + 9  # every distinct pair once
+
+    corpus = tmp_path / "c.txt"
+    corpus.write_text(" ".join(f"w{i % 50} w{(i * 7) % 31} x{i % 5}" for i in range(3000)))
+    model = FastText(dim=8, epochs=1, threads=1, seed=1, min_count=5, bucket=1000).fit(str(corpus))
+    vocab = list(model.vocab.words)
+    keys = vocab + ["w3_x1", "unseen", "zz_w4"]
+    matrix, norms = trained_set.subword_vectors(model, keys)
+    sv = model.vectors
+    for i, key in enumerate(keys):
+        np.testing.assert_allclose(matrix[i], sv.word_vector(key), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(norms, np.linalg.norm(matrix, axis=1), rtol=1e-5)
+    with pytest.raises(ValueError, match="start with the model's vocabulary"):
+        trained_set.subword_vectors(model, keys[1:])
