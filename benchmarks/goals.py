@@ -64,22 +64,29 @@ def _steps_per_word(mode: str, corpus: str | None, settings: dict, fallback: dic
     return fallback[mode], "the limit table's corpus"
 
 
-def _suite_jobs(record: dict, fallback: dict) -> list[dict]:
+def _phase_seconds(stats: dict, phase: str) -> float | None:
+    """A phase's seconds from a --stats-json: GloVe's in stage_seconds, word2vec's as PHASE_seconds."""
+    return (stats.get("stage_seconds") or {}).get(phase, stats.get(f"{phase}_seconds"))
+
+
+def _suite_jobs(record: dict, fallback: dict, threads: int) -> list[dict]:
+    """The jobs of a results.json at the limit table's thread count (one row a mode)."""
     jobs = []
     settings = record.get("settings") or {}
     for summary in record["summary"]:
-        if summary["tool"] != "wv-engine" or summary["mode"] not in GOALS:
+        if summary["tool"] != "wv-engine" or summary["mode"] not in GOALS or summary["threads"] != threads:
             continue
         mode = summary["mode"]
-        ours_runs = [r for r in record["runs"] if r["tool"] == "wv-engine" and r["mode"] == mode and r.get("ok")]
+        ours_runs = [r for r in record["runs"] if r["tool"] == "wv-engine" and r["mode"] == mode
+                     and r["threads"] == threads and r.get("ok")]
         peers = {s["tool"]: s["wall_s"]["median"] for s in record["summary"]
-                 if s["mode"] == mode and s["tool"] != "wv-engine" and s.get("ok_runs")}
+                 if s["mode"] == mode and s["threads"] == threads and s["tool"] != "wv-engine" and s.get("ok_runs")}
         job = {"job": mode, "corpus": os.path.basename(record["corpus"]["source"]), "repeats": len(ours_runs),
                "wall": summary["wall_s"]["median"], "train": summary["train_seconds"]["median"], "peers": peers,
                "quality": {c["peer"]: [c["diff_analogy_pct"], c["diff_ws353"], c["diff_simlex"]]
                            for c in record.get("comparisons", []) if c["mode"] == mode}}
-        job["outside"] = {phase: _median(r["tool_stats"].get(f"{phase}_seconds") for r in ours_runs)
-                          for phase in ("count", "encode", "save")}
+        job["outside"] = {phase: _median(_phase_seconds(r["tool_stats"], phase) for r in ours_runs)
+                          for phase in ("count", "encode", "records", "save")}
         if mode == "glove":
             job["units"] = _median(r["tool_stats"]["nonzeros"] * r["tool_stats"]["epochs"] for r in ours_runs)
             job["steps"], job["counted_on"] = 2.0, "two steps a record"
@@ -107,7 +114,8 @@ def _phrases_jobs(record: dict) -> list[dict]:
                      "train": _median(r["stats"]["learn_seconds"] for r in runs),
                      "units": _median(r["stats"]["passes"][0]["corpus_words"] for r in runs),
                      "outside": {"apply": _median(r["stats"].get("apply_seconds") for r in runs)},
-                     "peers": {peer: row[peer]["wall_s"]}, "steps": 2.0,
+                     "peers": {peer: _median(r["wall_s"] for r in row[peer]["runs"] if r.get("ok"))},
+                     "steps": 2.0,
                      "counted_on": "read, hash, two counts a token", "quality": {}})
     return jobs
 
@@ -121,12 +129,19 @@ def _scale_job(record: dict) -> dict:
             "outside": {k: ours[k] for k in ("count", "shuffle", "save", "other") if ours.get(k) is not None}}
 
 
-def jobs_of(record: dict, fallback: dict) -> list[dict]:
+def jobs_of(record: dict, fallback: dict, threads: int) -> list[dict]:
+    """The jobs of one record; refused where it ran other threads or dim than the limit table's probe."""
+    ran = record.get("threads") or (record.get("config") or {}).get("threads")
+    ran = ran if isinstance(ran, list) else [ran] if ran else []
+    dim = (record.get("settings") or {}).get("dim", limits.SETTINGS["dim"])
+    if (ran and threads not in ran) or dim != limits.SETTINGS["dim"]:
+        raise SystemExit(f"a record ran {ran} threads at dim {dim}; the limit table's probe ran {threads} threads "
+                         f"at dim {limits.SETTINGS['dim']}: run them alike")
     if "cases" in record:
         return _phrases_jobs(record)
     if record.get("mode") == "glove" and isinstance(record.get("summary"), dict):
         return [_scale_job(record)]
-    return _suite_jobs(record, fallback)
+    return _suite_jobs(record, fallback, threads)
 
 
 def judge(job: dict, rates: dict) -> dict:
@@ -151,7 +166,9 @@ def judge(job: dict, rates: dict) -> dict:
         left = peer_wall / times - rest  # the seconds training may take for the goal, the rest as now
         goals.append({"needs_share_L1": job["units"] / left / best["L1"] if left > 0 else None, "peer": peer, "goal": times, "ratio": peer_wall / job["wall"],
                       "met": peer_wall / job["wall"] >= times,
-                      "best_ratio": {level: peer_wall / (rest + job["units"] / best[level]) for level in ("L1", "L3")},
+                      # training at a bound, or as now where it is already faster than that bound
+                      "best_ratio": {level: peer_wall / (rest + min(job["train"], job["units"] / best[level]))
+                                     for level in ("L1", "L3")},
                       "best_ratio_no_rest": peer_wall / (job["units"] / best["L1"])})
     if job["job"] == "phrases":
         bounded_by = "the reader and the counts' table (one bound at every level)"
@@ -161,7 +178,7 @@ def judge(job: dict, rates: dict) -> dict:
         bounded_by = "the rows' fetches, between the memory and L3 bounds"
     else:
         bounded_by = "below the memory bound"
-    if rest >= 0.4 * job["wall"]:  # the command's other phases weigh more than its training's bound
+    if rest >= 0.4 * job["wall"]:  # the command's other phases are a large share of it
         parts = ", ".join(f"{k} {v:.1f} s" for k, v in job.get("outside", {}).items() if v is not None)
         bounded_by = (f"outside training: {rest:.1f} of {job['wall']:.1f} s" + (f" ({parts})" if parts else "")
                       + f"; training: {bounded_by}")
@@ -207,7 +224,7 @@ def main(argv=None) -> int:
     for path in a.records:
         with open(path, encoding="utf-8") as f:
             record = json.load(f)
-        rows.extend(judge(job, table["rates"]) for job in jobs_of(record, table["work"]))
+        rows.extend(judge(job, table["rates"]) for job in jobs_of(record, table["work"], table["threads"]))
     order = list(GOALS)
     rows.sort(key=lambda r: (order.index(r["job"]), r.get("tokens") or 0))
     if a.json:

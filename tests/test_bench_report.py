@@ -432,25 +432,27 @@ def test_goals_ratios_and_bounds_from_handmade_records(tmp_path, capsys):
     round number worked out by hand."""
     rates = {"steps_L1": 100e6, "steps_L2": 80e6, "steps_L3": 50e6, "steps_memory": 20e6,
              "increments": 200e6, "tokens": 100e6}
-    table = {"rates": rates, "work": {"sg-ns": 10.0}}
+    table = {"rates": rates, "work": {"sg-ns": 10.0}, "threads": 2}
 
     def w2v_run(tool, wall):
-        r = {"tool": tool, "mode": "sg-ns", "ok": True, "wall_s": wall}
+        r = {"tool": tool, "mode": "sg-ns", "threads": 2, "ok": True, "wall_s": wall}
         if tool == "wv-engine":  # 10M words in 4 s of training: 2.5M words/s
             r["tool_stats"] = {"corpus_words": 10_000_000, "epochs": 1}
         return r
 
     suite = {"settings": {}, "corpus": {"source": "/nowhere/c.txt", "plain": "/nowhere/c.txt"},
              "runs": [w2v_run("wv-engine", 5.0), w2v_run("gensim", 50.0), w2v_run("word2vec.c", 60.0)],
-             "summary": [{"tool": "wv-engine", "mode": "sg-ns", "ok_runs": 1, "wall_s": {"median": 5.0},
+             "summary": [{"tool": "wv-engine", "mode": "sg-ns", "threads": 2, "ok_runs": 1, "wall_s": {"median": 5.0},
                           "train_seconds": {"median": 4.0}},
-                         {"tool": "gensim", "mode": "sg-ns", "ok_runs": 1, "wall_s": {"median": 50.0}},
-                         {"tool": "word2vec.c", "mode": "sg-ns", "ok_runs": 1, "wall_s": {"median": 60.0}}],
+                         {"tool": "gensim", "mode": "sg-ns", "threads": 2, "ok_runs": 1, "wall_s": {"median": 50.0}},
+                         {"tool": "word2vec.c", "mode": "sg-ns", "threads": 2, "ok_runs": 1,
+                          "wall_s": {"median": 60.0}}],
              "comparisons": []}
     phrases = {"corpus": "/nowhere/c.txt", "cases": {
-        "w2p1": {"word2phrase.c": {"wall_s": 26.0}, "wv-engine": {"runs": [
+        "w2p1": {"word2phrase.c": {"runs": [{"wall_s": 26.0, "ok": True}, {"wall_s": 99.0, "ok": False}]},
+                 "wv-engine": {"runs": [
             {"wall_s": 2.0, "stats": {"learn_seconds": 1.0, "passes": [{"corpus_words": 40_000_000}]}}]}},
-        "default1": {"gensim": {"wall_s": 40.0}, "wv-engine": {"runs": [
+        "default1": {"gensim": {"runs": [{"wall_s": 40.0, "ok": True}]}, "wv-engine": {"runs": [
             {"wall_s": 4.0, "stats": {"learn_seconds": 3.0, "passes": [{"corpus_words": 40_000_000}]}}]}}}}
     scale = {"mode": "glove", "corpus": "/nowhere/big.txt", "tokens": 200_000_000, "repeats": 1, "epochs": 2,
              "summary": {"wv-engine": {"wall_s": 30.0, "train": 10.0, "count": 18.0, "nonzeros": 25_000_000},
@@ -490,7 +492,7 @@ def test_goals_ratios_and_bounds_from_handmade_records(tmp_path, capsys):
     assert gensim_case["wall"] == pytest.approx(4.0) and gensim_case["train"] == pytest.approx(3.0)
     assert [(g["ratio"], g["met"]) for g in gensim_case["goals"]] == [(pytest.approx(10.0), False)]
 
-    gl = rows["glove"]  # 50M records in 10 s: 5M/s, at its memory bound (20M steps/s, 2 a record)
+    gl = rows["glove"]  # 50M records in 10 s: 5M/s, half its memory bound (20M steps/s, 2 a record)
     assert gl["share_L1"] == pytest.approx(0.1) and gl["rest"] == pytest.approx(20.0)
     assert gl["goals"][0]["ratio"] == pytest.approx(10.0) and not gl["goals"][0]["met"]
     assert gl["goals"][0]["best_ratio"]["L1"] == pytest.approx(300.0 / 21.0)
@@ -498,6 +500,16 @@ def test_goals_ratios_and_bounds_from_handmade_records(tmp_path, capsys):
     assert gl["bounded_by"].startswith("outside training: 20.0 of 30.0 s (count 18.0 s)")
     out = capsys.readouterr().out
     assert "| skip-gram NS |" in out and "| GloVe | big.txt |" in out
+
+    # training already past a bound: the best ratio there is the ratio now, not less
+    fast = goals.judge({**rows["sg-ns"], "train": 0.5, "wall": 1.5, "rest": None}, rates)
+    assert fast["goals"][0]["best_ratio"]["L3"] == pytest.approx(50.0 / 1.5)
+    # a record of other threads or another dim than the probe's is refused
+    suite["config"], suite["settings"] = {"threads": [1]}, {}
+    with open(paths[0], "w") as f:
+        json.dump(suite, f)
+    with pytest.raises(SystemExit, match="run them alike"):
+        goals.main(["--limits", str(tmp_path / "limits.json"), paths[0]])
 
 
 def test_trained_set_keys_and_vectors_are_fasttexts(tmp_path):
@@ -509,7 +521,7 @@ def test_trained_set_keys_and_vectors_are_fasttexts(tmp_path):
 
     text = ("b a b c a b d a b c " * 40 + "e f").split()
     keys = trained_set.frequent_keys([t.encode() for t in text], 9)
-    assert keys[:6] == ["b", "a", "c", "d", "e", "f"]  # b 120, a 120 (b first seen), c 80, d 40, e, f 1
+    assert keys[:6] == ["b", "a", "c", "d", "e", "f"]  # b 160, a 120, c 80, d 40, e 1, f 1 (e first seen)
     # a_b 120, b_c 80, then b_a first of the 40s (b_a, c_a, b_d, d_a) by its words' ranks
     assert keys[6:] == ["a_b", "b_c", "b_a"]
     assert len(trained_set.frequent_keys([t.encode() for t in text], 100)) == 6 + 9  # every distinct pair once
