@@ -82,9 +82,7 @@ def _suite_jobs(record: dict, fallback: dict, threads: int) -> list[dict]:
         peers = {s["tool"]: s["wall_s"]["median"] for s in record["summary"]
                  if s["mode"] == mode and s["threads"] == threads and s["tool"] != "wv-engine" and s.get("ok_runs")}
         job = {"job": mode, "corpus": os.path.basename(record["corpus"]["source"]), "repeats": len(ours_runs),
-               "wall": summary["wall_s"]["median"], "train": summary["train_seconds"]["median"], "peers": peers,
-               "quality": {c["peer"]: [c["diff_analogy_pct"], c["diff_ws353"], c["diff_simlex"]]
-                           for c in record.get("comparisons", []) if c["mode"] == mode}}
+               "wall": summary["wall_s"]["median"], "train": summary["train_seconds"]["median"], "peers": peers}
         job["outside"] = {phase: _median(_phase_seconds(r["tool_stats"], phase) for r in ours_runs)
                           for phase in ("count", "encode", "records", "save")}
         if mode == "glove":
@@ -116,7 +114,7 @@ def _phrases_jobs(record: dict) -> list[dict]:
                      "outside": {"apply": _median(r["stats"].get("apply_seconds") for r in runs)},
                      "peers": {peer: _median(r["wall_s"] for r in row[peer]["runs"] if r.get("ok"))},
                      "steps": 2.0,
-                     "counted_on": "read, hash, two counts a token", "quality": {}})
+                     "counted_on": "read, hash, two counts a token"})
     return jobs
 
 
@@ -125,7 +123,7 @@ def _scale_job(record: dict) -> dict:
     return {"job": "glove", "corpus": os.path.basename(record["corpus"]), "tokens": record.get("tokens"),
             "repeats": record["repeats"], "wall": ours["wall_s"], "train": ours["train"],
             "units": ours["nonzeros"] * record["epochs"], "peers": {"Stanford GloVe": peer["wall_s"]} if peer else {},
-            "steps": 2.0, "counted_on": "two steps a record", "quality": {},
+            "steps": 2.0, "counted_on": "two steps a record",
             "outside": {k: ours[k] for k in ("count", "shuffle", "save", "other") if ours.get(k) is not None}}
 
 
@@ -147,11 +145,7 @@ def jobs_of(record: dict, fallback: dict, threads: int) -> list[dict]:
 def judge(job: dict, rates: dict) -> dict:
     """The job's ratios against its goals, and where its training sits
     against the bounds."""
-    if job["job"] == "phrases":
-        bound = 1 / (1 / rates["tokens"] + 2 / rates["increments"])
-        best = {"L1": bound, "L3": bound, "memory": bound}
-    else:
-        best = {level: rates[f"steps_{level}"] / job["steps"] for level in ("L1", "L3", "memory")}
+    best = limits.best_rates(job["job"], job["steps"], rates)
     rate = job["units"] / job["train"]
     rest = job["wall"] - job["train"]
     goals = []
@@ -164,12 +158,12 @@ def judge(job: dict, rates: dict) -> dict:
             continue
         peer_wall = job["peers"][peer]
         left = peer_wall / times - rest  # the seconds training may take for the goal, the rest as now
-        goals.append({"needs_share_L1": job["units"] / left / best["L1"] if left > 0 else None, "peer": peer, "goal": times, "ratio": peer_wall / job["wall"],
+        goals.append({"peer": peer, "goal": times, "ratio": peer_wall / job["wall"],
                       "met": peer_wall / job["wall"] >= times,
+                      "needs_share_L1": job["units"] / left / best["L1"] if left > 0 else None,
                       # training at a bound, or as now where it is already faster than that bound
                       "best_ratio": {level: peer_wall / (rest + min(job["train"], job["units"] / best[level]))
-                                     for level in ("L1", "L3")},
-                      "best_ratio_no_rest": peer_wall / (job["units"] / best["L1"])})
+                                     for level in ("L1", "L3")}})
     if job["job"] == "phrases":
         bounded_by = "the reader and the counts' table (one bound at every level)"
     elif rate >= best["L3"]:

@@ -264,6 +264,16 @@ def measured(mode: str, data: dict) -> tuple[float, float, float]:
     return units, units / data["train_seconds"], units / data["wall_seconds"]
 
 
+def best_rates(mode: str, steps: float, rates: dict) -> dict:
+    """The most units/s a trainer can reach with its rows in L1, L3 and
+    memory: the probe's step rate over its steps a unit; phrases' one bound
+    (each token read and hashed, then two counts) whatever the level."""
+    if mode == "phrases":
+        bound = 1 / (1 / rates["tokens"] + 2 / rates["increments"])
+        return {level: bound for level in ("L1", "L3", "memory")}
+    return {level: rates[f"steps_{level}"] / steps for level in ("L1", "L3", "memory")}
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.limits", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -294,14 +304,9 @@ def main(argv=None) -> int:
         per = [measured(mode, r) for r in runs[mode]]
         train_rate = statistics.median(x[1] for x in per)
         whole_rate = statistics.median(x[2] for x in per)
-        if mode == "phrases":  # each token read and hashed, then two counts: one bound, whatever the level
-            bound = 1 / (1 / rates["tokens"] + 2 / rates["increments"])
-            best = {level: bound for level in ("L1", "L3", "memory")}
-            unit, steps = "tokens", 2.0
-        else:
-            steps = 2.0 if mode == "glove" else work[mode]
-            best = {level: rates[f"steps_{level}"] / steps for level in ("L1", "L3", "memory")}
-            unit = "records" if mode == "glove" else "words"
+        steps = 2.0 if mode in ("glove", "phrases") else work[mode]
+        best = best_rates(mode, steps, rates)
+        unit = {"phrases": "tokens", "glove": "records"}.get(mode, "words")
         rows.append({"mode": mode, "unit": unit, "steps_per_unit": steps,
                      "flops_per_unit": None if mode == "phrases" else 6 * SETTINGS["dim"] * steps,
                      "bytes_per_unit": None if mode == "phrases" else 2 * 2 * 4 * SETTINGS["dim"] * steps,
