@@ -1,9 +1,10 @@
 /* Paragraph vectors (d2v.h): a pass over the documents on T threads, each
- * claiming blocks of documents in order, each document cut into pieces of
- * at most max_sentence_length kept words (subsampled as word2vec.c), each
- * piece trained position by position in the mode's way (PV-DBOW with NS:
- * eight documents' positions in turn, train_lanes); in inference each block
- * goes to d2v_infer.c. */
+ * claiming blocks of documents (in training the corpus's two halves in
+ * turn: pass_block), each document cut into pieces of at most
+ * max_sentence_length kept words (subsampled as word2vec.c), each piece
+ * trained position by position in the mode's way (PV-DBOW with NS: eight
+ * documents' positions in turn, train_lanes); in inference each block goes
+ * to d2v_infer.c. */
 #include "d2v.h"
 
 #include <math.h>
@@ -211,14 +212,27 @@ static int train_document(wv_d2v_worker *w, wv_rng *rng, int64_t d, const int32_
     return 0;
 }
 
+/* The block a pass trains k-th: in training, the blocks of the corpus's
+ * two halves in turn, each half in its order (as gensim's corpus_file reads
+ * its file with two workers), so that text whose documents run by topic
+ * (Wikipedia's articles) does not end a pass on one region of it: the word
+ * vectors of dbow_words come out better so (docs/performance.md). Inference
+ * takes the blocks in order. */
+static int64_t pass_block(const wv_d2v_model *m, int64_t k) {
+    if (m->infer_epochs) return k;
+    const int64_t half = (m->n_blocks + 1) / 2;
+    return k % 2 == 0 ? k / 2 : half + k / 2;
+}
+
 static void run_worker(void *arg) {
     wv_d2v_worker *w = arg;
     wv_d2v_model *m = w->m;
     tally t = {0, 0.0, 0, wv_w2v_current_alpha(&m->k)};
     for (;;) {
         if (atomic_load_explicit(&m->k.stop, memory_order_relaxed)) break;
-        int64_t b = atomic_fetch_add_explicit(&m->next_block, 1, memory_order_relaxed);
-        if (b >= m->n_blocks) break;
+        const int64_t k = atomic_fetch_add_explicit(&m->next_block, 1, memory_order_relaxed);
+        if (k >= m->n_blocks) break;
+        const int64_t b = pass_block(m, k);
         /* One random stream a (pass, block): what is drawn for a block does
          * not depend on the thread count or on which thread takes it. */
         wv_rng rng;
