@@ -120,13 +120,10 @@ class Logistic:
         X = np.asarray(X, dtype=np.float64)
         self.mean, self.scale = X.mean(axis=0), X.std(axis=0) + 1e-12
         Xs = (X - self.mean) / self.scale
-        self.k = int(y.max()) + 1
-        Y = np.eye(self.k)[y]
-        d = X.shape[1]
-        res = minimize(logistic_loss, np.zeros(d * self.k + self.k), args=(Xs, Y, self.C), jac=True,
+        k, d = int(y.max()) + 1, X.shape[1]
+        res = minimize(logistic_loss, np.zeros(d * k + k), args=(Xs, np.eye(k)[y], self.C), jac=True,
                        method="L-BFGS-B", options={"maxiter": self.max_iter})
-        self.W, self.b = res.x[:d * self.k].reshape(d, self.k), res.x[d * self.k:]
-        self.converged = bool(res.success)
+        self.W, self.b = res.x[:d * k].reshape(d, k), res.x[d * k:]
         return self
 
     def predict(self, X: np.ndarray) -> np.ndarray:

@@ -58,8 +58,8 @@ def test_the_logistic_gradient_is_the_numerical_one():
 
 def test_the_classifier_finds_planted_classes_at_the_bayes_error():
     # Three classes, Gaussian around means 3 apart on one axis of ten: the
-    # Bayes rule errs where a point crosses a midpoint (1.5 sd): about 2/3 x
-    # 2 x P(z > 1.5) + ... = 8.9% for the middle class, 6.7% for the outer ones.
+    # Bayes rule errs where a point crosses a midpoint (1.5 sd): P(z > 1.5) =
+    # 6.7% for each outer class, twice that for the middle one, 8.9% in all.
     rng = np.random.default_rng(1)
     n = 6000
     y = rng.integers(0, 3, size=n)
