@@ -182,15 +182,48 @@ def run_tool(tool: str, arch: str, docs, labels, train, args, seed: int) -> dict
             "inferred_error": error(vectors[train], labels[train], inferred, labels[~train])}
 
 
-def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m benchmarks.doc2vec_books", description=__doc__.split("\n\n")[0])
-    p.add_argument("--corpus", default=DEFAULT_CORPUS, help="gutenberg_pd (.txt or .txt.gz)")
-    p.add_argument("--words", type=int, default=100, help="words a passage")
+def add_run_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of a comparison run, shared with benchmarks.doc2vec_labelled."""
     p.add_argument("--archs", default="dbow")
     p.add_argument("--tools", default="wv-engine,gensim-iter,gensim-file")
     p.add_argument("--seed", default="1,2,3")
     p.add_argument("--epochs", type=int, default=20)
     p.add_argument("--threads", type=int, default=2)
+
+
+def compare(docs, labels: np.ndarray, train: np.ndarray, args) -> list[dict]:
+    """Every tool and architecture on the documents, seed by seed (the tools
+    alternating within a seed); a row each, printed as it comes."""
+    rows = []
+    for seed in (int(s) for s in args.seed.split(",")):
+        for arch in args.archs.split(","):
+            for tool in args.tools.split(","):
+                rows.append({"arch": arch, "tool": tool, "seed": seed,
+                             **run_tool(tool, arch, docs, labels, train, args, seed)})
+                print(json.dumps(rows[-1]), flush=True)
+    return rows
+
+
+def print_table(rows: list[dict], args) -> None:
+    """The medians over the seeds, each seed's error beside them."""
+    print("| arch | tool | train s | infer s | error, trained vectors % | error, inferred % |")
+    print("|---|---|---|---|---|---|")
+    for arch in args.archs.split(","):
+        for tool in args.tools.split(","):
+            rs = [r for r in rows if r["arch"] == arch and r["tool"] == tool]
+            med = {k: float(np.median([r[k] for r in rs])) for k in ("train_s", "infer_s", "trained_error",
+                                                                     "inferred_error")}
+            each = " / ".join(f"{100 * r['trained_error']:.2f}" for r in rs)
+            each_inf = " / ".join(f"{100 * r['inferred_error']:.2f}" for r in rs)
+            print(f"| {arch} | {tool} | {med['train_s']:.1f} | {med['infer_s']:.2f} | "
+                  f"{100 * med['trained_error']:.2f} ({each}) | {100 * med['inferred_error']:.2f} ({each_inf}) |")
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m benchmarks.doc2vec_books", description=__doc__.split("\n\n")[0])
+    p.add_argument("--corpus", default=DEFAULT_CORPUS, help="gutenberg_pd (.txt or .txt.gz)")
+    p.add_argument("--words", type=int, default=100, help="words a passage")
+    add_run_arguments(p)
     p.add_argument("--out", default="/tmp/wv_doc2vec_books")
     a = p.parse_args(argv)
     os.makedirs(a.out, exist_ok=True)
@@ -200,30 +233,14 @@ def main(argv=None) -> int:
         words = f.read().decode("utf-8").split()
     docs, labels = passages(words, split_books(words), a.words)
     train = split_half(labels)
-    rows = []
-    for seed in (int(s) for s in a.seed.split(",")):
-        for arch in a.archs.split(","):
-            for tool in a.tools.split(","):
-                rows.append({"arch": arch, "tool": tool, "seed": seed,
-                             **run_tool(tool, arch, docs, labels, train, a, seed)})
-                print(json.dumps(rows[-1]), flush=True)
+    rows = compare(docs, labels, train, a)
     record = {"created": time.strftime("%Y-%m-%d %H:%M:%S %z"), "argv": sys.argv, "passages": len(docs),
               "words": a.words, "books": len(BOOKS), "train": int(train.sum()), "epochs": a.epochs,
               "threads": a.threads, "settings": SETTINGS, "rows": rows}
     with open(os.path.join(a.out, "books.json"), "w") as f:
         json.dump(record, f, indent=2)
     print(f"\n{len(docs):,} passages of {a.words} words from {len(BOOKS)} books, {int(train.sum()):,} to learn from")
-    print("| arch | tool | train s | infer s | error, trained vectors % | error, inferred % |")
-    print("|---|---|---|---|---|---|")
-    for arch in a.archs.split(","):
-        for tool in a.tools.split(","):
-            rs = [r for r in rows if r["arch"] == arch and r["tool"] == tool]
-            med = {k: float(np.median([r[k] for r in rs])) for k in ("train_s", "infer_s", "trained_error",
-                                                                     "inferred_error")}
-            each = " / ".join(f"{100 * r['trained_error']:.2f}" for r in rs)
-            each_inf = " / ".join(f"{100 * r['inferred_error']:.2f}" for r in rs)
-            print(f"| {arch} | {tool} | {med['train_s']:.1f} | {med['infer_s']:.2f} | "
-                  f"{100 * med['trained_error']:.2f} ({each}) | {100 * med['inferred_error']:.2f} ({each_inf}) |")
+    print_table(rows, a)
     return 0
 
 

@@ -1,21 +1,26 @@
-"""benchmarks.doc2vec_books on handmade inputs: the books found by their
-title lines, the passages and the split, and the logistic regression
-against a numerical gradient and a planted structure (no corpus, no gensim)."""
+"""benchmarks.doc2vec_books and doc2vec_labelled on handmade inputs: the
+books found by their title lines, the passages and the split, the logistic
+regression against a numerical gradient and a planted structure, and the
+labelled files read or refused (no corpus, no gensim)."""
 
-import importlib.util
 import os
+import sys
 
 import numpy as np
 import pytest
 
-import wv_engine  # noqa: F401  (the installed package, before the benchmark module is read)
+import wv_engine  # noqa: F401  (the installed package, imported before the root goes on sys.path)
 
-# benchmarks/ is a folder at the repository root, not an installed package;
-# this module imports nothing of it, so it is read from its path.
-_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks", "doc2vec_books.py")
-_spec = importlib.util.spec_from_file_location("doc2vec_books", _PATH)
-books = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(books)
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_added = ROOT not in sys.path   # as in test_bench_report.py: the root only for this import
+if _added:
+    sys.path.insert(0, ROOT)
+try:
+    from benchmarks import doc2vec_books as books  # noqa: E402
+    from benchmarks import doc2vec_labelled as labelled  # noqa: E402
+finally:
+    if _added:
+        sys.path.remove(ROOT)
 
 
 def test_books_are_cut_at_their_title_lines():
@@ -70,3 +75,33 @@ def test_the_classifier_finds_planted_classes_at_the_bayes_error():
     bayes = float(np.mean(np.clip(np.rint(X[~train, 3] / 3.0), 0, 2) != y[~train]))
     assert abs(err - bayes) < 0.01
     assert 0.05 < bayes < 0.10
+
+
+def test_a_labelled_tsv_gives_tokens_and_sorted_label_indices(tmp_path):
+    path = tmp_path / "docs.tsv"
+    path.write_text("pos\ta fine  film\n\nneg\tdull\tand long\r\npos\t\n", encoding="utf-8")
+    docs, labels, names = labelled.read_labelled(str(path))
+    assert docs == [["a", "fine", "film"], ["dull", "and", "long"], []]
+    assert names == ["neg", "pos"] and labels.tolist() == [1, 0, 1]
+
+
+def test_a_labelled_csv_keeps_the_source_asked_for(tmp_path):
+    path = tmp_path / "reviews.csv"
+    path.write_text('text,label,source\n"good, ""very"" good",1,imdb\nbad,0,rt\n"so\nbad",0,imdb\n',
+                    encoding="utf-8")
+    docs, labels, names = labelled.read_labelled(str(path), "imdb")
+    assert docs == [["good,", '"very"', "good"], ["so", "bad"]] and labels.tolist() == [1, 0]
+    assert len(labelled.read_labelled(str(path))[0]) == 3
+
+
+@pytest.mark.parametrize("name, text, source, message", [
+    ("a.tsv", "pos\tgood\nneg bad\n", None, r"a.tsv, line 2: no tab after the label"),
+    ("b.tsv", "pos\tgood\npos\tfine\n", None, r"every document has the label 'pos'"),
+    ("c.tsv", "\n\n", None, r"c.tsv: no labelled documents$"),
+    ("d.csv", "text,label\nx,1\n", "imdb", r"no column named source"),
+    ("e.csv", "text,label,source\nx,1,rt\n", "imdb", r"no labelled documents with source 'imdb'"),
+])
+def test_a_bad_labelled_file_is_named(tmp_path, name, text, source, message):
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    with pytest.raises(ValueError, match=message):
+        labelled.read_labelled(str(tmp_path / name), source)
