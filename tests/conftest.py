@@ -3,11 +3,30 @@
 import importlib
 import os
 import signal
+import sys
 import threading
 import types
 
 import numpy as np
 import pytest
+
+import wv_engine  # noqa: F401  (the installed package, imported before the root goes on sys.path)
+
+# The benchmark suite is the folder benchmarks/ at the repository root, not an
+# installed package, and pytest runs in importlib mode, which leaves sys.path
+# alone. Its package is imported here, with the root on sys.path for this
+# import only: left there, every later test would import the source tree's
+# wv_engine (unbuilt after a plain `pip install .`) instead of the installed
+# one. A test's `from benchmarks import X` then finds X by the package's path.
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_added = _ROOT not in sys.path
+if _added:
+    sys.path.insert(0, _ROOT)
+try:
+    import benchmarks  # noqa: F401,E402
+finally:
+    if _added:
+        sys.path.remove(_ROOT)
 
 
 def planted_topics_corpus(n_topics=6, words_per_topic=8, sentences=3000, length=12, seed=0):

@@ -16,16 +16,9 @@ import pytest
 # the installed package, imported before the root goes on sys.path
 from wv_engine import Vectors
 from wv_engine.fasttext import SubwordVectors, ngram_rows
+from benchmarks import absent_words, report, runners  # the package imported by conftest.py
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-_added = ROOT not in sys.path   # as in test_bench_report.py: the root only for this import
-if _added:
-    sys.path.insert(0, ROOT)
-try:
-    from benchmarks import absent_words, report, runners  # noqa: E402
-finally:
-    if _added:
-        sys.path.remove(ROOT)
 
 PAIRS = [  # (w1, w2, score, set)
     ("cat", "dog", 8.0, "wordsim353"), ("cat", "rare", 2.0, "wordsim353"),

@@ -3,24 +3,11 @@ books found by their title lines, the passages and the split, the logistic
 regression against a numerical gradient and a planted structure, and the
 labelled files read or refused (no corpus, no gensim)."""
 
-import os
-import sys
-
 import numpy as np
 import pytest
 
-import wv_engine  # noqa: F401  (the installed package, imported before the root goes on sys.path)
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-_added = ROOT not in sys.path   # as in test_bench_report.py: the root only for this import
-if _added:
-    sys.path.insert(0, ROOT)
-try:
-    from benchmarks import doc2vec_books as books  # noqa: E402
-    from benchmarks import doc2vec_labelled as labelled  # noqa: E402
-finally:
-    if _added:
-        sys.path.remove(ROOT)
+from benchmarks import doc2vec_books as books  # the package imported by conftest.py
+from benchmarks import doc2vec_labelled as labelled
 
 
 def test_books_are_cut_at_their_title_lines():

@@ -12,29 +12,14 @@ import itertools
 import json
 import os
 import re
-import sys
 
 import numpy as np
 import pytest
 
-import wv_engine  # noqa: F401  (the installed package, imported before the root goes on sys.path)
-
-# pytest runs with --import-mode=importlib, which leaves sys.path alone; the
-# suite is the folder benchmarks/ at the repository root, not an installed
-# package. The root goes on sys.path only for this import: left there, every
-# later test would import the source tree's wv_engine (unbuilt after a plain
-# `pip install .`) instead of the installed one.
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-_added = ROOT not in sys.path
-if _added:
-    sys.path.insert(0, ROOT)
-try:
-    from benchmarks import (ab, corpus, glove_objective, goals, instructions, limits, many_cores,  # noqa: E402
-                            memory_probe, readme_table, repeat_text, report, runners, schedule_study, trained_set)
-    from benchmarks.lab import bar_noise  # noqa: E402
-finally:
-    if _added:
-        sys.path.remove(ROOT)
+# the suite's package, imported by conftest.py
+from benchmarks import (ab, corpus, glove_objective, goals, instructions, limits, many_cores, memory_probe,
+                        readme_table, repeat_text, report, runners, schedule_study, trained_set)
+from benchmarks.lab import bar_noise
 
 
 def run(tool, mode, wall, analogy, ws, repeat=0, threads=2):
