@@ -204,6 +204,17 @@ def compare(docs, labels: np.ndarray, train: np.ndarray, args) -> list[dict]:
     return rows
 
 
+def run_and_record(docs, labels: np.ndarray, train: np.ndarray, args, name: str, /, **facts) -> list[dict]:
+    """compare, then OUT/name with the run's settings, `facts` and the rows; returns the rows."""
+    os.makedirs(args.out, exist_ok=True)
+    rows = compare(docs, labels, train, args)
+    record = {"created": time.strftime("%Y-%m-%d %H:%M:%S %z"), "argv": sys.argv, **facts, "train": int(train.sum()),
+              "epochs": args.epochs, "threads": args.threads, "settings": SETTINGS, "rows": rows}
+    with open(os.path.join(args.out, name), "w") as f:
+        json.dump(record, f, indent=2)
+    return rows
+
+
 def print_table(rows: list[dict], args) -> None:
     """The medians over the seeds, each seed's error beside them."""
     print("| arch | tool | train s | infer s | error, trained vectors % | error, inferred % |")
@@ -226,19 +237,13 @@ def main(argv=None) -> int:
     add_run_arguments(p)
     p.add_argument("--out", default="/tmp/wv_doc2vec_books")
     a = p.parse_args(argv)
-    os.makedirs(a.out, exist_ok=True)
     from wv_engine.files import open_input
 
     with open_input(a.corpus, "corpus") as f:
         words = f.read().decode("utf-8").split()
     docs, labels = passages(words, split_books(words), a.words)
     train = split_half(labels)
-    rows = compare(docs, labels, train, a)
-    record = {"created": time.strftime("%Y-%m-%d %H:%M:%S %z"), "argv": sys.argv, "passages": len(docs),
-              "words": a.words, "books": len(BOOKS), "train": int(train.sum()), "epochs": a.epochs,
-              "threads": a.threads, "settings": SETTINGS, "rows": rows}
-    with open(os.path.join(a.out, "books.json"), "w") as f:
-        json.dump(record, f, indent=2)
+    rows = run_and_record(docs, labels, train, a, "books.json", passages=len(docs), words=a.words, books=len(BOOKS))
     print(f"\n{len(docs):,} passages of {a.words} words from {len(BOOKS)} books, {int(train.sum()):,} to learn from")
     print_table(rows, a)
     return 0

@@ -29,14 +29,10 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import json
-import os
-import sys
-import time
 
 import numpy as np
 
-from .doc2vec_books import SETTINGS, SPLIT_SEED, add_run_arguments, compare, print_table, split_half
+from .doc2vec_books import SPLIT_SEED, add_run_arguments, print_table, run_and_record, split_half
 
 
 def read_labelled(path: str, source: str | None = None) -> tuple[list[list[str]], np.ndarray, list[str]]:
@@ -91,18 +87,14 @@ def main(argv=None) -> int:
     add_run_arguments(p)
     p.add_argument("--out", default="/tmp/wv_doc2vec_labelled")
     a = p.parse_args(argv)
-    os.makedirs(a.out, exist_ok=True)
     docs, labels, names = read_labelled(a.labelled, a.source)
     order = np.random.default_rng(SPLIT_SEED).permutation(len(docs))
     docs, labels = [docs[i] for i in order], labels[order]
     train = split_half(labels)
-    rows = compare(docs, labels, train, a)
-    record = {"created": time.strftime("%Y-%m-%d %H:%M:%S %z"), "argv": sys.argv, "documents": len(docs),
-              "words": int(sum(len(d) for d in docs)), "labels": names, "source": a.source,
-              "train": int(train.sum()), "epochs": a.epochs, "threads": a.threads, "settings": SETTINGS, "rows": rows}
-    with open(os.path.join(a.out, "labelled.json"), "w") as f:
-        json.dump(record, f, indent=2)
-    print(f"\n{len(docs):,} documents ({record['words']:,} words) labelled {', '.join(names)}, "
+    words = sum(len(d) for d in docs)
+    rows = run_and_record(docs, labels, train, a, "labelled.json", documents=len(docs), words=words, labels=names,
+                          source=a.source)
+    print(f"\n{len(docs):,} documents ({words:,} words) labelled {', '.join(names)}, "
           f"{int(train.sum()):,} to learn from")
     print_table(rows, a)
     return 0

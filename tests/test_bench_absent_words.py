@@ -13,7 +13,6 @@ import sys
 import numpy as np
 import pytest
 
-# the installed package, imported before the root goes on sys.path
 from wv_engine import Vectors
 from wv_engine.fasttext import SubwordVectors, ngram_rows
 from benchmarks import absent_words, report, runners  # the package imported by conftest.py

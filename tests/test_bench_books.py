@@ -1,7 +1,9 @@
 """benchmarks.doc2vec_books and doc2vec_labelled on handmade inputs: the
 books found by their title lines, the passages and the split, the logistic
 regression against a numerical gradient and a planted structure, and the
-labelled files read or refused (no corpus, no gensim)."""
+labelled files read or refused, and a run's record (no corpus, no gensim)."""
+
+import json
 
 import numpy as np
 import pytest
@@ -92,3 +94,15 @@ def test_a_bad_labelled_file_is_named(tmp_path, name, text, source, message):
     (tmp_path / name).write_text(text, encoding="utf-8")
     with pytest.raises(ValueError, match=message):
         labelled.read_labelled(str(tmp_path / name), source)
+
+
+def test_a_runs_record_holds_its_facts_even_named_as_its_parameters(tmp_path, monkeypatch):
+    monkeypatch.setattr(books, "compare", lambda docs, labels, train, args: [{"tool": "t", "seed": 1}])
+    args = type("Args", (), {"out": str(tmp_path / "out"), "epochs": 3, "threads": 2})()
+    train = np.array([True, False, True])
+    rows = books.run_and_record([["a"]] * 3, np.array([0, 1, 0]), train, args, "r.json", labels=["neg", "pos"],
+                                docs=3)
+    record = json.loads((tmp_path / "out" / "r.json").read_text())
+    assert rows == record["rows"] == [{"tool": "t", "seed": 1}]
+    assert (record["labels"], record["docs"], record["train"], record["epochs"]) == (["neg", "pos"], 3, 2, 3)
+    assert record["settings"] == books.SETTINGS
